@@ -26,8 +26,9 @@ def _reset_printoptions():
     set_printoptions(profile="default")
     yield
     set_printoptions(profile="default")
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_printoptions(profile="default")
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_printoptions(profile="default")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -73,6 +74,8 @@ def f32(values) -> np.ndarray:
         (f32([1e10, 1.0]), (), "tensor([1.0000e+10, 1.0000e+00])"),
         (f32([0.001, 1.0]), (), "tensor([0.0010, 1.0000])"),
         (f32([0.0001, 1.0]), (), "tensor([1.0000e-04, 1.0000e+00])"),
+        (np.array([1e-4, 0.05]), (), "tensor([0.0001, 0.0500], dtype=minigrad.float64)"),
+        (f32([1.0, 1000.0]), (), "tensor([   1., 1000.])"),
         (f32([1e8, 1e6]), (), "tensor([100000000.,   1000000.])"),
         (f32([1.5e8, 1e6]), (), "tensor([1.5000e+08, 1.0000e+06])"),
         (f32([0.0, math.inf, math.nan]), (), "tensor([0., inf, nan])"),
@@ -234,6 +237,7 @@ HAND_PICKED = [
     f32([0.0, 0.0]),
     np.array([1e-100, 1.0]),
     f32([1e-4, 1.0]),
+    np.array([1e-4, 0.05]),
     f32([9.99995e-5, 1.0]),
     f32([1.0, 1000.0]),
     f32([1.0, 1000.1]),

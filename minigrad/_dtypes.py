@@ -1,0 +1,124 @@
+"""dtypes and Size: the vocabulary every other module speaks.
+
+A minigrad ``dtype`` is a thin, printable name for a numpy dtype, so that
+``x.dtype`` shows ``minigrad.float32`` exactly where PyTorch shows ``torch.float32``.
+The mapping to numpy is done once, here; the rest of the engine stores plain
+numpy arrays and asks this module for names.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+__all__ = [
+    "dtype",
+    "float32",
+    "float64",
+    "int32",
+    "int64",
+    "bool",
+    "Size",
+    "from_numpy_dtype",
+    "to_numpy_dtype",
+    "get_default_dtype",
+    "set_default_dtype",
+]
+
+
+class dtype:  # noqa: N801 - PyTorch spells it in lower case
+    """A tensor element type, printed as ``minigrad.<name>``."""
+
+    __slots__ = ("name", "numpy", "is_floating_point", "itemsize", "legacy_name")
+
+    def __init__(self, name: str, numpy_dtype: np.dtype, legacy_name: str) -> None:
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.is_floating_point = self.numpy.kind == "f"
+        self.itemsize = self.numpy.itemsize
+        self.legacy_name = legacy_name
+
+    def __repr__(self) -> str:
+        return f"minigrad.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+float32 = dtype("float32", np.float32, "FloatTensor")
+float64 = dtype("float64", np.float64, "DoubleTensor")
+float16 = dtype("float16", np.float16, "HalfTensor")
+int64 = dtype("int64", np.int64, "LongTensor")
+int32 = dtype("int32", np.int32, "IntTensor")
+int16 = dtype("int16", np.int16, "ShortTensor")
+int8 = dtype("int8", np.int8, "CharTensor")
+uint8 = dtype("uint8", np.uint8, "ByteTensor")
+bool = dtype("bool", np.bool_, "BoolTensor")  # noqa: A001 - PyTorch's name
+
+_ALL = (float32, float64, float16, int64, int32, int16, int8, uint8, bool)
+_BY_NUMPY = {d.numpy: d for d in _ALL}
+
+_default = [float32]
+
+
+def get_default_dtype() -> dtype:
+    """The dtype Python floats become (float32, as in PyTorch)."""
+    return _default[0]
+
+
+def set_default_dtype(d: dtype) -> None:
+    if d not in (float32, float64):
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = d
+
+
+def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
+    """The minigrad dtype of a numpy dtype; TypeError for types minigrad cannot hold."""
+    try:
+        return _BY_NUMPY[np_dtype]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+            "supported types are: float64, float32, float16, int64, int32, int16, int8, "
+            "uint8, and bool."
+        ) from None
+
+
+def to_numpy_dtype(d: dtype | type | str | np.dtype | None) -> np.dtype | None:
+    """Accept a minigrad dtype (or a Python/numpy type) and give the numpy dtype."""
+    if d is None or isinstance(d, np.dtype):
+        return d
+    if isinstance(d, dtype):
+        return d.numpy
+    if d is builtins.float:
+        return get_default_dtype().numpy
+    if d is builtins.int:
+        return int64.numpy
+    if d is builtins.bool:
+        return bool.numpy
+    raise TypeError(f"dtype must be minigrad.dtype, not {type(d).__name__}")
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple that prints as ``minigrad.Size([2, 2])``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"minigrad.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, index):  # slicing a Size gives a Size, as in PyTorch
+        result = tuple.__getitem__(self, index)
+        return Size(result) if isinstance(index, slice) else result
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))

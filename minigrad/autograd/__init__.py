@@ -1,0 +1,21 @@
+"""minigrad.autograd: the same names as torch.autograd."""
+
+from .engine import backward, grad
+from .function import Function
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .gradcheck import gradcheck
+from .variable import Variable
+from . import graph
+
+__all__ = [
+    "Variable",
+    "Function",
+    "backward",
+    "grad",
+    "gradcheck",
+    "graph",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "is_grad_enabled",
+]

@@ -1,0 +1,210 @@
+"""The backward pass: an iterative walk of the graph in dependency order.
+
+``execution_order`` is the scheduler. It counts, for every node reachable from
+the roots, how many edges point at it; a node becomes ready when all of them
+have been processed. Among ready nodes the most recently created runs first
+(PyTorch's rule), and a leaf's AccumulateGrad runs as soon as it is ready. It is
+a loop with an explicit heap, never recursion, so a 100,000-op chain is fine.
+
+``run_backward`` executes that order: each node receives the sum of the
+gradients sent to it, runs its backward, and passes one gradient along each
+edge. Observers (``minigrad.autograd.graph``) can follow every step; that is
+the seam the graph widget uses, and the engine knows nothing else about it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from heapq import heapify, heappop, heappush
+
+import numpy as np
+
+from ..tensor import Tensor, new_tensor
+from .function import AccumulateGrad, Node, accumulator_of
+
+__all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]
+
+observers: list = []  # see minigrad.autograd.graph.register_backward_observer
+
+
+def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
+    deps: dict[Node, int] = dict.fromkeys(roots, 0)
+    stack = list(deps)
+    while stack:
+        node = stack.pop()
+        for fn, _ in node.next_functions:
+            if fn is None:
+                continue
+            count = deps.get(fn)
+            if count is None:
+                deps[fn] = 1
+                stack.append(fn)
+            else:
+                deps[fn] = count + 1
+    return deps
+
+
+def execution_order(roots: Sequence[Node]) -> Iterator[Node]:
+    """Yield the nodes reachable from ``roots`` in the order backward runs them."""
+    deps = _count_dependencies(roots)
+    ready = [(-node._seq, node) for node in deps if deps[node] == 0]
+    heapify(ready)
+    while ready:
+        node = heappop(ready)[1]
+        yield node
+        for fn, _ in node.next_functions:
+            if fn is not None:
+                count = deps[fn] - 1
+                deps[fn] = count
+                if count == 0:
+                    heappush(ready, (-fn._seq, fn))
+
+
+def run_backward(roots: Sequence[tuple[Node, np.ndarray]], retain_graph: bool,
+                 capture: dict[Node, int] | None = None) -> list:
+    """Propagate gradients from ``roots`` (node, gradient) pairs through the graph.
+
+    Without ``capture`` the gradients end in the leaves' ``.grad``. With it
+    (``autograd.grad``), the gradient arriving at each captured node is returned
+    instead and no leaf is touched.
+    """
+    buffers: dict[Node, np.ndarray] = {}
+    for node, g in roots:
+        buffers[node] = g if node not in buffers else buffers[node] + g
+    captured: list = [None] * (len(capture) if capture else 0)
+    watchers = tuple(observers)
+    if watchers:
+        for w in watchers:
+            w.on_backward_begin(list(buffers))
+    try:
+        for node in execution_order(list(buffers)):
+            grad = buffers.pop(node, None)
+            if grad is None:
+                outs = (None,) * len(node.next_functions)
+            else:
+                if node._pre_hooks is not None or node._retain_hook is not None:
+                    grad = node._run_hooks(grad)
+                if capture is not None and node in capture:
+                    captured[capture[node]] = grad
+                if capture is not None and type(node) is AccumulateGrad:
+                    outs = ()
+                else:
+                    outs = node._run(grad)
+            if not retain_graph:
+                node._release()
+            if watchers:
+                for w in watchers:
+                    w.on_node(node, grad, outs)
+            for (fn, _), g in zip(node.next_functions, outs):
+                if fn is not None and g is not None:
+                    old = buffers.get(fn)
+                    buffers[fn] = g if old is None else old + g
+    finally:
+        for w in watchers:
+            w.on_backward_end()
+    return captured
+
+
+def _root_node(t: Tensor, i: int) -> Node:
+    if t._grad_fn is not None:
+        return t._grad_fn
+    if t._requires_grad:
+        return accumulator_of(t)
+    raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+
+
+def _root_grads(tensors: Sequence[Tensor], grads: Sequence | None) -> list[np.ndarray]:
+    """The starting gradients: ones for scalars, else the ones given, shape-checked."""
+    result = []
+    for i, t in enumerate(tensors):
+        g = None if grads is None else grads[i]
+        if g is None:
+            if t._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            result.append(np.ones_like(t._data))
+            continue
+        if not isinstance(g, Tensor):
+            g = new_tensor(np.asarray(g, dtype=t._data.dtype))
+        if g._data.shape != t._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                f"output[{i}] has a shape of {t.shape}."
+            )
+        result.append(g._data.astype(t._data.dtype, copy=False))
+    return result
+
+
+def _as_tuple(x) -> tuple:
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs=None) -> None:
+    """Accumulate the gradients of ``tensors`` into the leaves' ``.grad``."""
+    tensors = _as_tuple(tensors)
+    if create_graph:
+        raise NotImplementedError(
+            "minigrad does not build graphs of the backward pass (create_graph=True)"
+        )
+    if grad_tensors is not None:
+        grad_tensors = _as_tuple(grad_tensors)
+    roots = [_root_node(t, i) for i, t in enumerate(tensors)]
+    grads = _root_grads(tensors, grad_tensors)
+    keep = bool(retain_graph)
+    if inputs is None:
+        run_backward(list(zip(roots, grads)), keep)
+        return
+    inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    found = _captured_grads(roots, grads, inputs, keep, allow_unused=True)
+    for t, g in zip(inputs, found):
+        if g is not None:
+            acc = AccumulateGrad(t)
+            acc._run(g)
+
+
+def _captured_grads(roots, grads, inputs, keep, allow_unused) -> list:
+    capture: dict[Node, int] = {}
+    for i, t in enumerate(inputs):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"inputs must be Tensors, not {type(t).__name__}")
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        capture[t._grad_fn if t._grad_fn is not None else accumulator_of(t)] = i
+    if len(capture) != len(inputs):
+        raise RuntimeError("minigrad.autograd.grad: the same tensor appears twice in inputs")
+    found = run_backward(list(zip(roots, grads)), keep, capture)
+    if not allow_unused and any(g is None for g in found):
+        raise RuntimeError(
+            "One of the differentiated Tensors appears to not have been used in the graph. "
+            "Set allow_unused=True if this is the desired behavior."
+        )
+    return found
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
+         create_graph: bool = False, allow_unused: bool | None = None,
+         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
+    """Return the gradients of ``outputs`` with respect to ``inputs``; ``.grad`` untouched."""
+    if create_graph:
+        raise NotImplementedError(
+            "minigrad does not build graphs of the backward pass (create_graph=True)"
+        )
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    if grad_outputs is not None:
+        grad_outputs = _as_tuple(grad_outputs)
+    roots = [_root_node(t, i) for i, t in enumerate(outputs)]
+    grads = _root_grads(outputs, grad_outputs)
+    allow = bool(allow_unused) or materialize_grads
+    found = _captured_grads(roots, grads, inputs, bool(retain_graph), allow)
+    result = []
+    for t, g in zip(inputs, found):
+        if g is None:
+            result.append(new_tensor(np.zeros_like(t._data)) if materialize_grads else None)
+        else:
+            result.append(new_tensor(g.astype(t._data.dtype, copy=False)))
+    return tuple(result)

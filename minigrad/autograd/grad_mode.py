@@ -1,0 +1,87 @@
+"""Grad mode: whether new operations are recorded in the graph.
+
+One module-level switch, read on every operation (``state.enabled``), and the
+context managers / decorators that flip it, as in PyTorch. ``no_grad`` is how
+a training loop updates weights in place without recording the update.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _State:
+    __slots__ = ("enabled",)
+
+    def __init__(self) -> None:
+        self.enabled = True
+
+
+state = _State()
+
+
+def is_grad_enabled() -> bool:
+    """True when operations on tensors that require grad build a graph."""
+    return state.enabled
+
+
+class _GradModeContext:
+    """Base of the three context managers; also usable as a decorator."""
+
+    _mode: bool
+
+    def __enter__(self) -> None:
+        self._prev = state.enabled
+        state.enabled = self._mode
+
+    def __exit__(self, *exc: object) -> None:
+        state.enabled = self._prev
+
+    def __call__(self, func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.__class__.__new__(self.__class__)._clone(self):
+                return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    def _clone(self, other: _GradModeContext) -> _GradModeContext:
+        self._mode = other._mode
+        return self
+
+
+class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+    """Disable graph recording: ``with minigrad.no_grad(): w -= lr * w.grad``."""
+
+    def __init__(self) -> None:
+        self._mode = False
+
+
+class enable_grad(_GradModeContext):  # noqa: N801
+    """Re-enable graph recording inside a ``no_grad`` block."""
+
+    def __init__(self) -> None:
+        self._mode = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801
+    """Set grad mode to ``mode``; takes effect at once, and undoes it on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+        self._prev = state.enabled
+        self._mode = mode
+        state.enabled = mode
+
+    def __enter__(self) -> None:
+        state.enabled = self._mode
+
+    def __exit__(self, *exc: object) -> None:
+        state.enabled = self._prev

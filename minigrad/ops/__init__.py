@@ -1,0 +1,7 @@
+"""The differentiable operations, one ``ArrayFunction`` each, grouped by kind.
+
+Each op's ``forward`` and ``backward`` sit side by side and work on numpy
+arrays; the shared work (edges, saved-value versions, un-broadcasting) is in
+``minigrad.autograd.function``. ``minigrad/_tensor_methods.py`` binds them to
+Tensor methods and operators.
+"""

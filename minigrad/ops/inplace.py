@@ -1,0 +1,130 @@
+"""In-place operations (``add_``, ``x += 1``, ``x[i] = v`` ...) and their safety checks.
+
+An in-place op writes into the tensor's own memory and bumps its version
+counter, which every view and ``detach()``ed copy shares. Inside the graph it
+is recorded as the out-of-place op applied to the old value: the tensor gets the
+new node as its ``grad_fn``, and any node that saved the old value will notice
+the new version and refuse to compute a wrong gradient.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ..autograd.function import ArrayFunction
+from ..tensor import Tensor, new_tensor
+from .indexing import CopySlices, as_numpy_index
+
+_grad_state = grad_mode.state
+
+
+def check_inplace(t: Tensor, others: tuple = ()) -> bool:
+    """Raise PyTorch's error for in-place on a leaf that requires grad; say if graph is needed."""
+    if not _grad_state.enabled:
+        return False
+    if t._requires_grad and t._grad_fn is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
+    base = t._base
+    if base is not None and base._requires_grad and base._grad_fn is None:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    needs_graph = t._requires_grad or any(isinstance(o, Tensor) and o._requires_grad
+                                          for o in others)
+    if needs_graph and base is not None and base._requires_grad:
+        raise RuntimeError(
+            "minigrad does not record in-place changes to a view of a tensor that is part of "
+            "the graph; use an out-of-place operation (y = x * 2 instead of x.mul_(2)).")
+    return needs_graph
+
+
+def _write(t: Tensor, values: np.ndarray) -> None:
+    """Copy ``values`` into ``t``'s memory with PyTorch's casting rule."""
+    if values.dtype != t._data.dtype and not np.can_cast(values.dtype, t._data.dtype, "same_kind"):
+        from .._dtypes import from_numpy_dtype
+
+        src = from_numpy_dtype(values.dtype).legacy_name.replace("Tensor", "")
+        dst = from_numpy_dtype(t._data.dtype).legacy_name.replace("Tensor", "")
+        raise RuntimeError(f"result type {src} can't be cast to the desired output type {dst}")
+    if not t._data.flags.writeable:
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+    np.copyto(t._data, values, casting="unsafe")
+
+
+def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
+    """Run ``op(t, *args)`` and store the result in ``t`` itself."""
+    if check_inplace(t, args):
+        old = new_tensor(t._data.copy(), t._grad_fn, t._requires_grad)
+        old._accumulator = t._accumulator
+        result = op.apply(old, *args)
+        if result._data.shape != t._data.shape:
+            raise RuntimeError(
+                f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
+                f"{list(result._data.shape)}")
+        _write(t, result._data)
+        t._grad_fn = result._grad_fn
+        t._requires_grad = True
+    else:
+        with grad_mode.no_grad():
+            result = op.apply(t, *args)
+        if result._data.shape != t._data.shape:
+            raise RuntimeError(
+                f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
+                f"{list(result._data.shape)}")
+        _write(t, result._data)
+    t._vc[0] += 1
+    return t
+
+
+def fill_(t: Tensor, value) -> Tensor:
+    """Set every element to ``value`` (a number or a 0-d tensor)."""
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.ndim} dimensions.")
+        value = value._data
+    check_inplace(t)
+    t._data[...] = value
+    t._vc[0] += 1
+    return t
+
+
+def zero_(t: Tensor) -> Tensor:
+    return fill_(t, 0)
+
+
+def copy_(t: Tensor, src) -> Tensor:
+    """Copy ``src`` (broadcast) into ``t``; differentiable with respect to ``src``."""
+    src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
+    try:
+        np.broadcast_to(src_data, t._data.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({t._data.shape[-1] if t.ndim else 1}) must match the size of "
+            f"tensor b ({src_data.shape[-1] if src_data.ndim else 1}) at non-singleton "
+            "dimension 0") from None
+    return setitem(t, Ellipsis, src)
+
+
+def setitem(t: Tensor, index, value) -> Tensor:
+    """``t[index] = value``: written in place; recorded as CopySlices when in the graph."""
+    key = as_numpy_index(index)
+    if _grad_state.enabled and t._requires_grad and t._grad_fn is None:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    if check_inplace(t, (value,)):
+        old = new_tensor(t._data.copy(), t._grad_fn, t._requires_grad)
+        old._accumulator = t._accumulator
+        result = CopySlices.apply(old, value, key)
+        _write(t, result._data)
+        t._grad_fn = result._grad_fn
+        t._requires_grad = True
+    else:
+        t._data[key] = value._data if isinstance(value, Tensor) else value
+    t._vc[0] += 1
+    return t

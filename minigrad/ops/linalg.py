@@ -1,0 +1,120 @@
+"""Matrix products: mm, mv, dot, addmm (Linear's op) and batched matmul."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction, sum_to_shape
+
+
+def _dims(shape: tuple) -> str:
+    return "x".join(str(n) for n in shape)
+
+
+class Mm(ArrayFunction):
+    node_name = "MmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.ndim != 2 or b.ndim != 2:
+            raise RuntimeError(f"{'self' if a.ndim != 2 else 'mat2'} must be a matrix")
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({_dims(a.shape)} and {_dims(b.shape)})"
+            )
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (grad @ b.T if need_a else None), (a.T @ grad if need_b else None)
+
+
+class Addmm(ArrayFunction):
+    """``bias + a @ b``: what Linear computes on a batch (``AddmmBackward0``)."""
+
+    node_name = "AddmmBackward0"
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, bias, a, b):
+        out = Mm.forward(ctx, a, b)
+        out += bias
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_bias, need_a, need_b = ctx.needs_input_grad
+        return (grad if need_bias else None,
+                grad @ b.T if need_a else None,
+                a.T @ grad if need_b else None)
+
+
+class Mv(ArrayFunction):
+    node_name = "MvBackward0"
+
+    @staticmethod
+    def forward(ctx, m, v):
+        if m.ndim != 2 or v.ndim != 1 or m.shape[1] != v.shape[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({m.shape[0] if m.ndim else 0}), "
+                f"mat ({_dims(m.shape)}), vec ({_dims(v.shape)})"
+            )
+        ctx.save_for_backward(m, v)
+        return m @ v
+
+    @staticmethod
+    def backward(ctx, grad):
+        m, v = ctx.saved_tensors
+        return np.outer(grad, v), m.T @ grad
+
+
+class Dot(ArrayFunction):
+    node_name = "DotBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.ndim != 1 or b.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+        if a.shape != b.shape:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
+                f"the same number of elements, but got {a.size} and {b.size} elements respectively"
+            )
+        ctx.save_for_backward(a, b)
+        return np.dot(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad * b, grad * a
+
+
+class BatchedMatmul(ArrayFunction):
+    """``matmul`` of tensors with batch dimensions (broadcast like numpy's matmul)."""
+
+    node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.shape[-1] != b.shape[-2 if b.ndim > 1 else -1]:
+            raise RuntimeError(
+                "Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{a.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, {b.shape[-2]}]."
+            )
+        ctx.save_for_backward(a, b)
+        return np.matmul(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        a2 = a if a.ndim > 1 else a[None, :]
+        b2 = b if b.ndim > 1 else b[:, None]
+        g2 = grad.reshape(np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+                          + (a2.shape[-2], b2.shape[-1]))
+        grad_a = sum_to_shape(g2 @ np.swapaxes(b2, -1, -2), a2.shape).reshape(a.shape)
+        grad_b = sum_to_shape(np.swapaxes(a2, -1, -2) @ g2, b2.shape).reshape(b.shape)
+        return grad_a, grad_b

@@ -1,0 +1,242 @@
+"""Reductions: sum, mean, max, min, var, std (whole tensor or by dim), softmax, log_softmax."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+from ..tensor import wrap_dim
+
+
+def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
+    """Normalise ``dim`` (an int, a tuple of ints or None = all) to sorted axes."""
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    axes = tuple(sorted({wrap_dim(d, ndim) for d in dims}))
+    if len(axes) != len(dims):
+        raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
+    return axes
+
+
+def expand_back(grad: np.ndarray, shape: tuple, axes: tuple, keepdim: bool) -> np.ndarray:
+    """Broadcast a reduced gradient back over the reduced axes (a read-only view)."""
+    if not keepdim:
+        grad = np.expand_dims(grad, axes)
+    return np.broadcast_to(grad, shape)
+
+
+class Sum(ArrayFunction):
+    """Sum of all elements."""
+
+    node_name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.shape = a.shape
+        return a.sum(dtype=np.int64 if a.dtype.kind in "biu" else None)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.broadcast_to(grad, ctx.shape)
+
+
+class SumDim(ArrayFunction):
+    node_name = "SumBackward1"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
+        return a.sum(axis=ctx.axes, keepdims=keepdim,
+                     dtype=np.int64 if a.dtype.kind in "biu" else None)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim)
+
+
+def _check_floating(a: np.ndarray, name: str) -> None:
+    if a.dtype.kind != "f":
+        from .._dtypes import from_numpy_dtype
+
+        kind = from_numpy_dtype(a.dtype).legacy_name.replace("Tensor", "")
+        raise RuntimeError(
+            f"{name}(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {kind}"
+        )
+
+
+class Mean(ArrayFunction):
+    """Mean of all elements: ``mean(x*x)`` is the lessons' first graph."""
+
+    node_name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        _check_floating(a, "mean")
+        ctx.shape = a.shape
+        return a.sum() / max(a.size, 1) if a.size else np.array(np.nan, a.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        size = int(np.prod(ctx.shape))
+        return np.broadcast_to(grad / size, ctx.shape)
+
+
+class MeanDim(ArrayFunction):
+    node_name = "MeanBackward1"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim):
+        _check_floating(a, "mean")
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
+        return a.mean(axis=ctx.axes, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        count = int(np.prod([ctx.shape[i] for i in ctx.axes]))
+        return expand_back(grad / count, ctx.shape, ctx.axes, ctx.keepdim)
+
+
+class Extreme(ArrayFunction):
+    """max() / min() of all elements; ties share the gradient evenly, as in PyTorch."""
+
+    node_name = "MaxBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, largest):
+        if a.size == 0:
+            raise RuntimeError(
+                f"{'max' if largest else 'min'}(): Expected reduction dim to be specified for "
+                "input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            )
+        out = a.max() if largest else a.min()
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        hits = a == out
+        return grad * hits / int(hits.sum())
+
+
+class Min(Extreme):
+    node_name = "MinBackward1"
+
+
+class ExtremeDim(ArrayFunction):
+    """max(dim) / min(dim): the values; the gradient goes to the chosen index."""
+
+    node_name = "MaxBackward0"
+    n_params = 3
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, largest):
+        axis = wrap_dim(dim, a.ndim)
+        pick = np.argmax if largest else np.argmin
+        index = np.expand_dims(pick(a, axis=axis), axis) if a.ndim else np.zeros((), np.int64)
+        values = np.take_along_axis(a, index, axis) if a.ndim else a.copy()
+        ctx.shape, ctx.axis, ctx.index, ctx.keepdim = a.shape, axis, index, keepdim
+        ctx.indices = index if keepdim or not a.ndim else np.squeeze(index, axis)
+        return values if keepdim or not a.ndim else np.squeeze(values, axis)
+
+    @staticmethod
+    def backward(ctx, grad):
+        full = np.zeros(ctx.shape, dtype=grad.dtype)
+        if not ctx.shape:
+            return full + grad
+        if not ctx.keepdim:
+            grad = np.expand_dims(grad, ctx.axis)
+        np.put_along_axis(full, ctx.index, grad, ctx.axis)
+        return full
+
+
+class MinDim(ExtremeDim):
+    node_name = "MinBackward0"
+
+
+class Var(ArrayFunction):
+    """Variance with Bessel's correction by default (``correction=1``)."""
+
+    node_name = "VarBackward0"
+    n_params = 3
+
+    @staticmethod
+    def forward(ctx, a, dim, correction, keepdim):
+        _check_floating(a, "var")
+        axes = reduce_dims(dim, a.ndim)
+        n = int(np.prod([a.shape[i] for i in axes]))
+        centred = a - a.mean(axis=axes, keepdims=True)
+        ctx.save_for_backward(centred)
+        ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (centred,) = ctx.saved_tensors
+        grad = expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim)
+        return grad * 2 * centred / ctx.denominator
+
+
+class Std(ArrayFunction):
+    node_name = "StdBackward0"
+    n_params = 3
+
+    @staticmethod
+    def forward(ctx, a, dim, correction, keepdim):
+        variance = Var.forward(ctx, a, dim, correction, keepdim)
+        out = np.sqrt(variance)
+        ctx.std = out
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        std = ctx.std if ctx.keepdim else np.expand_dims(ctx.std, ctx.axes)
+        std = np.broadcast_to(std, ctx.shape)
+        (centred,) = ctx.saved_tensors
+        grad = expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return grad * centred / (ctx.denominator * std)
+
+
+class Softmax(ArrayFunction):
+    node_name = "SoftmaxBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        axis = wrap_dim(dim, a.ndim)
+        e = np.exp(a - a.max(axis=axis, keepdims=True))
+        out = e / e.sum(axis=axis, keepdims=True)
+        ctx.save_for_backward(out)
+        ctx.axis = axis
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return out * (grad - (grad * out).sum(axis=ctx.axis, keepdims=True))
+
+
+class LogSoftmax(ArrayFunction):
+    node_name = "LogSoftmaxBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        axis = wrap_dim(dim, a.ndim)
+        shifted = a - a.max(axis=axis, keepdims=True)
+        out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+        ctx.save_for_backward(out)
+        ctx.axis = axis
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad - np.exp(out) * grad.sum(axis=ctx.axis, keepdims=True)

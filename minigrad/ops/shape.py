@@ -1,0 +1,242 @@
+"""Shape operations: view, reshape, squeeze, unsqueeze, transpose, permute, expand, clone, to.
+
+Most are views, as in PyTorch: the output shares memory (and the version
+counter) with the input, so an in-place change through one is seen by the other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction, sum_to_shape
+from ..tensor import wrap_dim
+
+
+def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
+    """Resolve one ``-1`` in ``shape`` and check the element count, with PyTorch's words."""
+    shape = tuple(int(s) for s in shape)
+    unknown = [i for i, s in enumerate(shape) if s == -1]
+    if len(unknown) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if any(s < -1 for s in shape):
+        raise RuntimeError(f"invalid shape dimension {min(shape)}")
+    known = int(np.prod([s for s in shape if s != -1]))
+    if unknown:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = shape[: unknown[0]] + (numel // known,) + shape[unknown[0] + 1:]
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+class View(ArrayFunction):
+    node_name = "ViewBackward0"
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a.shape
+        try:
+            return a.reshape(infer_shape(shape, a.size), copy=False)
+        except ValueError:
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+            ) from None
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape)
+
+
+class UnsafeView(ArrayFunction):
+    """The reshape of a copy (what ``reshape`` does when a view is impossible)."""
+
+    node_name = "UnsafeViewBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a.shape
+        return a.reshape(shape)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape)
+
+
+class Clone(ArrayFunction):
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return a.copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ToCopy(ArrayFunction):
+    """A copy in another dtype (``.double()``, ``.to(minigrad.float64)``)."""
+
+    node_name = "ToCopyBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, np_dtype):
+        ctx.dtype = a.dtype
+        return a.astype(np_dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.astype(ctx.dtype)
+
+
+class Squeeze(ArrayFunction):
+    node_name = "SqueezeBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.shape = a.shape
+        return a.squeeze()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape)
+
+
+class SqueezeDim(ArrayFunction):
+    """Remove dimension ``dim`` if its size is 1 (otherwise a no-op view)."""
+
+    node_name = "SqueezeBackward1"
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.shape = a.shape
+        if a.ndim == 0:
+            wrap_dim(dim, 0)
+            return a.view()
+        axis = wrap_dim(dim, a.ndim)
+        return a.squeeze(axis) if a.shape[axis] == 1 else a.view()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape)
+
+
+class Unsqueeze(ArrayFunction):
+    node_name = "UnsqueezeBackward0"
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.axis = wrap_dim(dim, a.ndim + 1)
+        return np.expand_dims(a, ctx.axis)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.squeeze(ctx.axis)
+
+
+class Transpose(ArrayFunction):
+    node_name = "TransposeBackward0"
+    n_params = 2
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim0, dim1):
+        if a.ndim == 0:
+            wrap_dim(dim0, 0), wrap_dim(dim1, 0)
+            return a.view()
+        ctx.axes = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
+        return np.swapaxes(a, *ctx.axes)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.swapaxes(grad, *ctx.axes) if grad.ndim else grad
+
+
+class T(ArrayFunction):
+    """``x.t()``: transpose of a tensor of at most 2 dimensions."""
+
+    node_name = "TBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a):
+        if a.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
+        return a.T
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.T
+
+
+class Permute(ArrayFunction):
+    """Reorder dimensions; ``x.T`` is ``permute`` reversing them, as in PyTorch."""
+
+    node_name = "PermuteBackward0"
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        if len(dims) != a.ndim:
+            raise RuntimeError(
+                "permute(sparse_coo): number of dimensions in the tensor input does not match "
+                "the length of the desired ordering of dimensions i.e. input.dim() = "
+                f"{a.ndim} is not equal to len(dims) = {len(dims)}"
+            )
+        axes = tuple(wrap_dim(d, a.ndim) for d in dims)
+        if len(set(axes)) != len(axes):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        ctx.inverse = tuple(np.argsort(axes))
+        return a.transpose(axes)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.transpose(ctx.inverse)
+
+
+class Expand(ArrayFunction):
+    """Broadcast to a larger shape without copying (``-1`` keeps a size)."""
+
+    node_name = "ExpandBackward0"
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, sizes):
+        sizes = tuple(int(s) for s in sizes)
+        if len(sizes) < a.ndim:
+            raise RuntimeError(
+                f"expand(minigrad.FloatTensor{{{list(a.shape)}}}, size={list(sizes)}): the "
+                f"number of sizes provided ({len(sizes)}) must be greater or equal to the "
+                f"number of dimensions in the tensor ({a.ndim})"
+            )
+        lead = len(sizes) - a.ndim
+        target = list(sizes)
+        for i, n in enumerate(a.shape):
+            want = sizes[lead + i]
+            if want == -1:
+                target[lead + i] = n
+            elif n != want and n != 1:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({want}) must match the existing size ({n}) "
+                    f"at non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  "
+                    f"Tensor sizes: {list(a.shape)}"
+                )
+        ctx.shape = a.shape
+        return np.broadcast_to(a, tuple(target))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return sum_to_shape(grad, ctx.shape)

@@ -1,0 +1,170 @@
+"""Elementwise functions of one tensor: exp, log, sqrt, abs, sin, cos, activations, clamp."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+
+
+class Exp(ArrayFunction):
+    node_name = "ExpBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.exp(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * out
+
+
+class Log(ArrayFunction):
+    node_name = "LogBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        with np.errstate(divide="ignore"):
+            return grad / a
+
+
+class Sqrt(ArrayFunction):
+    node_name = "SqrtBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(invalid="ignore"):
+            out = np.sqrt(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        with np.errstate(divide="ignore"):
+            return grad / (2 * out)
+
+
+class Abs(ArrayFunction):
+    node_name = "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.abs(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * np.sign(a)
+
+
+class Sin(ArrayFunction):
+    node_name = "SinBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.sin(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * np.cos(a)
+
+
+class Cos(ArrayFunction):
+    node_name = "CosBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.cos(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return -grad * np.sin(a)
+
+
+class Tanh(ArrayFunction):
+    node_name = "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.tanh(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (1 - out * out)
+
+
+class Sigmoid(ArrayFunction):
+    node_name = "SigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        # exp of a negative number never overflows: split the two signs
+        e = np.exp(-np.abs(a))
+        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * out * (1 - out)
+
+
+class Relu(ArrayFunction):
+    node_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.maximum(a, 0)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (out > 0)
+
+
+class Clamp(ArrayFunction):
+    """Clamp to [min, max] (either may be None); the gradient passes inside the range."""
+
+    node_name = "ClampBackward1"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        if lo is None and hi is None:
+            raise RuntimeError("minigrad.clamp: At least one of 'min' or 'max' must not be None")
+        ctx.save_for_backward(a)
+        ctx.bounds = lo, hi
+        return np.clip(a, lo, hi)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        lo, hi = ctx.bounds
+        inside = np.ones(a.shape, dtype=bool)
+        if lo is not None:
+            inside &= a >= lo
+        if hi is not None:
+            inside &= a <= hi
+        return grad * inside

@@ -1,0 +1,344 @@
+"""The Tensor: a numpy array (the eggs) in a basket that may join backpropagation.
+
+This module holds the data model only: storage, autograd attributes, version
+counter, conversion and printing. The differentiable operations live in
+``minigrad/ops`` as ``Function`` classes and are bound to Tensor methods in
+one table, ``minigrad/_tensor_methods.py``, so that this file never imports an
+op and the layers stay visible: dtypes/printing -> Tensor -> Function -> ops.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from . import _dtypes, _printing
+from ._dtypes import Size, dtype, from_numpy_dtype
+
+__all__ = ["Tensor", "new_tensor"]
+
+_object_new = object.__new__
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations made with it.
+
+    Attributes that drive autograd, as in PyTorch:
+    ``requires_grad`` (does this basket join backpropagation?), ``grad_fn`` (the
+    node of the backward graph that made it, None for a leaf), ``grad`` (filled
+    in by ``backward()`` on leaves), and ``_version`` (bumped by every in-place
+    change; shared with ``detach()``ed copies, so that autograd can tell when a
+    value it saved was changed behind its back).
+    """
+
+    __slots__ = (
+        "_data",  # the numpy array: the eggs
+        "_vc",  # version counter: a one-element list shared by views and detach()
+        "_requires_grad",
+        "_grad_fn",
+        "_grad",
+        "_accumulator",  # the AccumulateGrad node of a leaf that requires grad
+        "_hooks",  # leaf gradient hooks (non-leaf hooks live on grad_fn)
+        "_retains_grad",
+        "_base",  # the tensor this one is a view of, or None
+        "__weakref__",
+    )
+
+    # -- construction -------------------------------------------------------------
+
+    # Tensor(...) / __new__ (the legacy constructor), the ops, operators, backward() and
+    # hooks are bound in minigrad/_tensor_methods.py: this module imports no op.
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass  # all work is done in __new__, which subclasses (Parameter) share
+
+    # -- autograd attributes ------------------------------------------------------
+
+    @property
+    def grad_fn(self):
+        """The backward node that produced this tensor (None for a leaf)."""
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        """Leaves are tensors the learner made (or that need no grad): no grad_fn."""
+        return self._grad_fn is None
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    # -- getting the eggs out --------------------------------------------------------
+
+    @property
+    def data(self) -> Tensor:
+        """The same values in a new basket that takes no part in autograd.
+
+        It shares memory with this tensor but NOT its version counter: changes
+        made through ``.data`` are invisible to autograd (see ``detach()``).
+        """
+        return new_tensor(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        self._data = value._data
+
+    def detach(self) -> Tensor:
+        """A new tensor sharing storage AND version counter, out of the graph."""
+        t = new_tensor(self._data)
+        t._vc = self._vc
+        t._base = self._base
+        return t
+
+    def detach_(self) -> Tensor:
+        """Detach this tensor from the graph that created it, in place."""
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
+                "is set as True, gradients are views of DDP buckets, and hence detach_() "
+                "cannot be called on these gradients. To fix this error, please refer to "
+                "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The numpy array itself (shared memory); refused while grad is required."""
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. "
+                "Use tensor.detach().numpy() instead."
+            )
+        return self._data if not force else self._data.copy()
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        array = self.numpy()
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    def item(self) -> float | int | bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    # -- shape and type -------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> dtype:
+        return from_numpy_dtype(self._data.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    def ndimension(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    def nelement(self) -> int:
+        return self._data.size
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def data_ptr(self) -> int:
+        """Address of the first element: equal for tensors that share memory."""
+        return self._data.__array_interface__["data"][0]
+
+    def is_contiguous(self) -> bool:
+        return self._data.flags.c_contiguous
+
+    def contiguous(self) -> Tensor:
+        return self if self._data.flags.c_contiguous else self.clone()
+
+    def equal(self, other: Tensor) -> bool:
+        """True if both tensors have the same shape and the same values."""
+        if not isinstance(other, Tensor):
+            raise TypeError(f"equal(): argument 'other' must be Tensor, not {type(other).__name__}")
+        return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
+
+    # -- Python protocol --------------------------------------------------------------
+
+    def __repr__(self, *, tensor_contents: Any = None) -> str:
+        suffixes = []
+        if self._grad_fn is not None:
+            suffixes.append(f"grad_fn=<{self._grad_fn.name()}>")
+        elif self._requires_grad:
+            suffixes.append("requires_grad=True")
+        return _printing.format_tensor(self._data, suffixes)
+
+    __str__ = __repr__
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data)
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __reduce_ex__(self, protocol: int):
+        raise TypeError(
+            "minigrad tensors cannot be pickled: pickle files can run code when loaded. "
+            "Use minigrad.save(obj, path), which writes the safe safetensors format."
+        )
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
+                "this may be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        t = new_tensor(self._data.copy(), None, self._requires_grad, type(self))
+        if self._grad is not None:
+            t._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = t
+        return t
+
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+def new_tensor(data: np.ndarray, grad_fn=None, requires_grad: bool = False,
+               cls: type = Tensor) -> Tensor:
+    """Wrap a numpy array in a Tensor without copying: the engine's constructor.
+
+    ``data`` must already be an ndarray of a supported dtype; this is the fast
+    path every operation uses, so it validates nothing.
+    """
+    t = _object_new(cls)
+    t._data = data
+    t._vc = [0]
+    t._requires_grad = requires_grad
+    t._grad_fn = grad_fn
+    t._grad = None
+    t._accumulator = None
+    t._hooks = None
+    t._retains_grad = False
+    t._base = None
+    return t
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """Turn a possibly negative dim into an index, with PyTorch's IndexError."""
+    lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
+    if not lo <= dim <= hi:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
+        )
+    return dim + ndim if dim < 0 and ndim > 0 else (0 if dim < 0 else dim)
+
+
+wrap_dim = _wrap_dim

@@ -1,0 +1,46 @@
+# minigrad lessons: the only commands a person types.
+#   make lab    open the lessons in JupyterLab (creates .venv on first use)
+#   make test   lint, then every test (optional parts skip unless MINIGRAD_REQUIRE_ALL=1)
+#   make bench  minigrad beside numpy and PyTorch (where installed)
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+LESSON ?= lessons/00_start_here.ipynb
+
+.PHONY: lab test bench lint format clean
+
+# One virtual environment, reused; each extra is installed once (a stamp file remembers).
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.lab: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[lab]"
+	@touch $@
+
+$(VENV)/.dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[dev]"
+	@touch $(VENV)/.lab $@
+
+lab: $(VENV)/.lab
+	@command -v dot >/dev/null || echo "note: Graphviz's 'dot' is missing, graphs show as text." \
+	  "Install it: sudo apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS)."
+	$(BIN)/jupyter lab $(LESSON)
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check minigrad widgets tests bench
+	$(BIN)/ruff format --check minigrad widgets tests bench
+
+test: lint
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+
+bench: $(VENV)/.dev
+	$(BIN)/python bench/run.py
+
+format: $(VENV)/.dev
+	$(BIN)/ruff format minigrad widgets tests bench
+	$(BIN)/ruff check --fix minigrad widgets tests bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts

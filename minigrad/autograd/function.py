@@ -335,10 +335,11 @@ class Function:
         ctx._seq = next(_sequence)
         ctx._shapes = tuple(args[i]._data.shape for i in ctx._tensor_positions)
         result = new_tensor(output._data, ctx, True)
-        if output in args:  # an input returned as is: same storage, same counter
+        if any(a is output for a in args):  # an input returned as is: same storage, counter
             result._vc = output._vc
         if ctx._saved is not None:
-            ctx._record_versions(args, result if output not in ctx._saved else output)
+            saved_output = any(s is output for s in ctx._saved)  # `is`: `in` would compare values
+            ctx._record_versions(args, output if saved_output else result)
         return result
 
     def _node_run(self: BackwardNode, grad: np.ndarray) -> tuple:

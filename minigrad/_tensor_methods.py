@@ -40,24 +40,30 @@ def _operand(x: Any) -> Any:
     return None
 
 
-def _binary(op, reflected_op=None):
-    """Make ``__op__`` and functional forms that accept a Tensor or a number on the right."""
+def _binary(op):
+    """``__op__``: a Tensor or a number on the right (the hot path: checks by exact type)."""
+    apply = op.apply
 
     def method(self, other):
-        other = _operand(other)
-        if other is None:
-            return NotImplemented
-        return op.apply(self, other)
+        kind = type(other)
+        if kind is not Tensor and kind is not float and kind is not int:
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
+        return apply(self, other)
 
     return method
 
 
 def _reflected(op):
+    """``__rop__``: ``2 * x`` is ``Mul(2, x)``, keeping PyTorch's argument order."""
+    apply = op.apply
+
     def method(self, other):
         other = _operand(other)
         if other is None:
             return NotImplemented
-        return op.apply(other, self)
+        return apply(other, self)
 
     return method
 

@@ -32,7 +32,7 @@ def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
     stack = list(deps)
     while stack:
         node = stack.pop()
-        for fn, _ in node.next_functions:
+        for fn in node._next:
             if fn is None:
                 continue
             count = deps.get(fn)
@@ -52,7 +52,7 @@ def execution_order(roots: Sequence[Node]) -> Iterator[Node]:
     while ready:
         node = heappop(ready)[1]
         yield node
-        for fn, _ in node.next_functions:
+        for fn in node._next:
             if fn is not None:
                 count = deps[fn] - 1
                 deps[fn] = count
@@ -80,7 +80,7 @@ def run_backward(roots: Sequence[tuple[Node, np.ndarray]], retain_graph: bool,
         for node in execution_order(list(buffers)):
             grad = buffers.pop(node, None)
             if grad is None:
-                outs = (None,) * len(node.next_functions)
+                outs = (None,) * len(node._next)
             else:
                 if node._pre_hooks is not None or node._retain_hook is not None:
                     grad = node._run_hooks(grad)
@@ -95,7 +95,7 @@ def run_backward(roots: Sequence[tuple[Node, np.ndarray]], retain_graph: bool,
             if watchers:
                 for w in watchers:
                     w.on_node(node, grad, outs)
-            for (fn, _), g in zip(node.next_functions, outs):
+            for fn, g in zip(node._next, outs):
                 if fn is not None and g is not None:
                     old = buffers.get(fn)
                     buffers[fn] = g if old is None else old + g

@@ -39,7 +39,6 @@ __all__ = ["Function", "ArrayFunction", "Node", "AccumulateGrad", "sum_to_shape"
 _grad_state = grad_mode.state
 _sequence = itertools.count()
 _ACCUMULATE_PRIORITY = 1 << 62  # AccumulateGrad runs as soon as it is ready, as in PyTorch
-_NO_EDGE = (None, 0)
 _FREED = ("freed",)  # marks saved values released by a backward pass
 _F64 = np.dtype(np.float64)
 _ndarray = np.ndarray
@@ -53,13 +52,18 @@ class Node:
     forward live on the node until backward runs.
     """
 
-    next_functions: tuple = ()
+    _next: tuple = ()  # the input nodes (None for an input that needs no grad)
     _pre_hooks: list | None = None
     _retain_hook: Callable | None = None
     _metadata: dict | None = None
 
     def name(self) -> str:
         return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """One ``(node, 0)`` pair per input, ``(None, 0)`` where no gradient flows."""
+        return tuple([(fn, 0) for fn in self._next])
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -148,15 +152,14 @@ def accumulator_of(leaf: Tensor) -> AccumulateGrad:
     return acc
 
 
-def edge_to(x: Any) -> tuple:
-    """The edge from a new node to input ``x``: its grad_fn, its accumulator, or none."""
+def node_of(x: Any) -> Node | None:
+    """Where a gradient for input ``x`` goes: its grad_fn, its AccumulateGrad, or nowhere."""
     if isinstance(x, Tensor) and x._requires_grad:
         fn = x._grad_fn
-        if fn is not None:
-            return (fn, 0)
-        acc = x._accumulator
-        return (acc if acc is not None else accumulator_of(x), 0)
-    return _NO_EDGE
+        if fn is None:
+            fn = x._accumulator or accumulator_of(x)
+        return fn
+    return None
 
 
 def retain_grad_hook(tensor: Tensor) -> Callable:
@@ -207,28 +210,36 @@ class BackwardNode(Node):
             raise RuntimeError(_SECOND_BACKWARD)
         if saved is None:
             return ()
-        for check in self._saved_checks:
-            if check is not None and check[0][0] != check[1]:
-                raise RuntimeError(_modified_message(self, check))
+        checks = self._saved_checks
+        for i in range(0, len(checks), 3):
+            counter = checks[i]
+            if counter is not None and counter[0] != checks[i + 1]:
+                raise RuntimeError(_modified_message(self, i // 3))
         return saved
 
     @property
     def needs_input_grad(self) -> tuple[bool, ...]:
-        return tuple(fn is not None for fn, _ in self.next_functions)
+        return tuple([fn is not None for fn in self._next])
 
     def _record_versions(self, inputs: tuple, output: Tensor) -> None:
-        """Remember the version of every saved input/output, to detect in-place changes."""
-        checks = []
+        """Remember the version of every saved input/output, to detect in-place changes.
+
+        ``_saved_checks`` holds three entries per saved value: the version counter
+        it is watched by (None: not a tensor's value), the version when saved, and
+        which input it was (-1: the output).
+        """
+        checks: list = []
+        out_data = output._data
         for value in self._saved:
-            check = None
-            if value is output._data or value is output:
-                check = (output._vc, output._vc[0], True, value)
+            if value is out_data or value is output:
+                checks += (output._vc, output._vc[0], -1)
+                continue
+            for i, x in enumerate(inputs):
+                if isinstance(x, Tensor) and (value is x._data or value is x):
+                    checks += (x._vc, x._vc[0], i)
+                    break
             else:
-                for x in inputs:
-                    if isinstance(x, Tensor) and (value is x._data or value is x):
-                        check = (x._vc, x._vc[0], x._grad_fn, value)
-                        break
-            checks.append(check)
+                checks += (None, 0, 0)
         self._saved_checks = tuple(checks)
 
     def _release(self) -> None:
@@ -246,18 +257,18 @@ _SECOND_BACKWARD = (
 )
 
 
-def _modified_message(node: BackwardNode, check: tuple) -> str:
-    counter, expected, owner, value = check
-    array = value._data if isinstance(value, Tensor) else np.asarray(value)
+def _modified_message(node: BackwardNode, k: int) -> str:
+    """PyTorch's words for "a value saved for backward was changed in place"."""
     from .._dtypes import from_numpy_dtype
 
+    counter, expected, which = node._saved_checks[3 * k: 3 * k + 3]
+    value = node._saved[k]
+    array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
-    if owner is True:
-        owner = node
-    if isinstance(owner, Node):
+    owner = node if which == -1 else node._next[which]
+    if owner is not None and not isinstance(owner, AccumulateGrad):
         op = owner.name()
-        op = op[: op.rfind("Backward")] if "Backward" in op else op
-        described += f", which is output 0 of {op},"
+        described += f", which is output 0 of {op[: op.rfind('Backward')] or op},"
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {described} is at version {counter[0]}; expected version {expected} "
@@ -314,8 +325,8 @@ class Function:
             isinstance(a, Tensor) and a._requires_grad for a in args
         )
         ctx = cls._Node()
-        ctx.next_functions = tuple(edge_to(a) if requires else _NO_EDGE
-                                   for a in args if isinstance(a, Tensor))
+        ctx._next = tuple(node_of(a) if requires else None
+                          for a in args if isinstance(a, Tensor))
         ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         ctx._n_args = len(args)
         with grad_mode.no_grad():
@@ -391,6 +402,10 @@ class ArrayFunction(Function):
       (``dim``, ``keepdim``): they get no edge in the graph;
     - ``broadcasts``: gradients are summed back to each input's shape;
     - ``is_view``: the output shares memory and version counter with input 0.
+
+    ``apply`` is the hot path of the whole engine: every operation a learner
+    writes goes through it, so it is written for speed (one- and two-input ops
+    get their own short paths) rather than brevity.
     """
 
     n_params = 0
@@ -401,6 +416,13 @@ class ArrayFunction(Function):
         super().__init_subclass__(**kwargs)
         cls._Node._run = _array_node_run
         cls._Node._backward = staticmethod(cls.backward)
+        if not cls.broadcasts and not cls.is_view and "apply" not in cls.__dict__:
+            n_inputs = cls.forward.__code__.co_argcount - 1 - cls.n_params
+            if n_inputs == 1 and not cls.forward.__code__.co_flags & 0x04:
+                cls.apply = classmethod(_apply_unary)
+        if cls.broadcasts and "apply" not in cls.__dict__ and cls.n_params == 0:
+            if cls.forward.__code__.co_argcount == 3:
+                cls.apply = classmethod(_apply_binary)
 
     @classmethod
     def apply(cls, *args: Any) -> Tensor:
@@ -414,28 +436,110 @@ class ArrayFunction(Function):
                 if x._requires_grad:
                     requires = True
         ctx = cls._Node()
-        requires = requires and _grad_state.enabled
-        if requires:
-            ctx.next_functions = tuple([edge_to(x) for x in args[:n_inputs]])
         out = cls.forward(ctx, *values)
         if type(out) is not _ndarray:
             out = np.asarray(out)
         if out.dtype is _F64:
-            out = _keep_default_float(out, args, n_inputs)
+            out = _keep_default_float(out, args[:n_inputs])
+        requires = requires and _grad_state.enabled
         result = new_tensor(out, ctx if requires else None, requires)
         if cls.is_view:
             base = args[0]
             result._vc = base._vc
             result._base = base if base._base is None else base._base
         if requires:
+            inputs = args[:n_inputs]
+            ctx._next = tuple([node_of(x) for x in inputs])
             ctx._seq = next(_sequence)
             if ctx._saved is not None:
-                ctx._record_versions(args[:n_inputs], result)
+                ctx._record_versions(inputs, result)
             if cls.broadcasts:
                 ctx._shapes = tuple([
-                    x._data.shape if isinstance(x, Tensor) else None for x in args[:n_inputs]
+                    x._data.shape if isinstance(x, Tensor) else None for x in inputs
                 ])
         return result
+
+
+def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
+    """``apply`` for ops of one tensor that are not views (exp, sum, mean ...)."""
+    ctx = cls._Node()
+    try:
+        data = a._data
+    except AttributeError:
+        raise TypeError(f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
+                        f"Tensor, not {type(a).__name__}") from None
+    out = cls.forward(ctx, data, *params)
+    if type(out) is not _ndarray:
+        out = np.asarray(out)
+    if out.dtype is _F64 and data.dtype is not _F64:
+        out = out.astype(get_default_dtype().numpy)
+    if not (a._requires_grad and _grad_state.enabled):
+        return new_tensor(out)
+    result = new_tensor(out, ctx, True)
+    fn = a._grad_fn
+    ctx._next = (fn if fn is not None else a._accumulator or accumulator_of(a),)
+    ctx._seq = next(_sequence)
+    if ctx._saved is not None:
+        ctx._record_versions((a,), result)
+    return result
+
+
+def _apply_binary(cls, a: Any, b: Any) -> Tensor:
+    """``apply`` for broadcasting ops of two inputs (+ - * / ...), either may be a number."""
+    ctx = cls._Node()
+    if isinstance(a, Tensor):
+        ad, ar = a._data, a._requires_grad
+    else:
+        ad, ar = a, False
+    if isinstance(b, Tensor):
+        bd, br = b._data, b._requires_grad
+    else:
+        bd, br = b, False
+    try:
+        out = cls.forward(ctx, ad, bd)
+    except ValueError:
+        raise _broadcast_error(ad, bd) from None
+    if type(out) is not _ndarray:
+        out = np.asarray(out)
+    if out.dtype is _F64:
+        out = _keep_default_float(out, (a, b))
+    if not ((ar or br) and _grad_state.enabled):
+        return new_tensor(out)
+    result = new_tensor(out, ctx, True)
+    if ar:
+        fn = a._grad_fn
+        fa = fn if fn is not None else a._accumulator or accumulator_of(a)
+    else:
+        fa = None
+    if br:
+        fn = b._grad_fn
+        fb = fn if fn is not None else b._accumulator or accumulator_of(b)
+    else:
+        fb = None
+    ctx._next = (fa, fb)
+    ctx._seq = next(_sequence)
+    if ctx._saved is not None:
+        ctx._record_versions((a, b), result)
+    shape = out.shape
+    sa = ad.shape if ar and ad.shape != shape else None
+    sb = bd.shape if br and bd.shape != shape else None
+    if sa is not None or sb is not None:
+        ctx._shapes = (sa, sb)
+    return result
+
+
+def _broadcast_error(a: Any, b: Any) -> RuntimeError | ValueError:
+    """PyTorch's message for shapes that do not broadcast, naming the first mismatch."""
+    sa, sb = np.shape(a), np.shape(b)
+    n = max(len(sa), len(sb))
+    pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+    for dim in range(n - 1, -1, -1):
+        if pa[dim] != pb[dim] and pa[dim] != 1 and pb[dim] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({pa[dim]}) must match the size of tensor b ({pb[dim]}) "
+                f"at non-singleton dimension {dim}"
+            )
+    return ValueError(f"operands could not be broadcast together with shapes {sa} {sb}")
 
 
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
@@ -452,9 +556,9 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     return grads
 
 
-def _keep_default_float(out: np.ndarray, args: tuple, n_inputs: int) -> np.ndarray:
+def _keep_default_float(out: np.ndarray, inputs: tuple) -> np.ndarray:
     """numpy makes float64 from integers and Python floats; PyTorch makes float32."""
-    for x in args[:n_inputs]:
+    for x in inputs:
         if isinstance(x, Tensor) and x._data.dtype is _F64:
             return out
     return out.astype(get_default_dtype().numpy)

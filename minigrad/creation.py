@@ -65,8 +65,21 @@ def _infer(data: Any, dim: int, shape: list, kinds: set) -> None:
                         if dim < len(shape) else "")
 
 
+_INFERRED = {"f": None, "i": np.dtype(np.int64), "u": np.dtype(np.int64), "b": np.dtype(np.bool_)}
+
+
 def _to_array(data: Any, np_dtype: np.dtype | None) -> np.ndarray:
     """A fresh numpy array holding ``data``, of ``np_dtype`` or the inferred dtype."""
+    if type(data) is list or type(data) is float or type(data) is int:
+        # Fast path for plain numbers: numpy reads them; anything odd takes the careful path.
+        try:
+            array = np.array(data)
+        except (ValueError, TypeError, RuntimeError):
+            array = None
+        if array is not None and array.dtype.kind in _INFERRED:
+            if np_dtype is None:
+                np_dtype = _INFERRED[array.dtype.kind] or _dtypes.get_default_dtype().numpy
+            return array.astype(np_dtype, copy=False)
     if isinstance(data, np.ndarray):
         if np_dtype is None:
             from_numpy_dtype(data.dtype)  # TypeError for unsupported dtypes

@@ -73,28 +73,26 @@ def run_backward(roots: Sequence[tuple[Node, np.ndarray]], retain_graph: bool,
         buffers[node] = g if node not in buffers else buffers[node] + g
     captured: list = [None] * (len(capture) if capture else 0)
     watchers = tuple(observers)
-    if watchers:
-        for w in watchers:
-            w.on_backward_begin(list(buffers))
+    for w in watchers:
+        w.on_backward_begin(list(buffers))
     try:
         for node in execution_order(list(buffers)):
             grad = buffers.pop(node, None)
             if grad is None:
                 outs = (None,) * len(node._next)
             else:
-                if node._pre_hooks is not None or node._retain_hook is not None:
+                if node._hooked:
                     grad = node._run_hooks(grad)
-                if capture is not None and node in capture:
-                    captured[capture[node]] = grad
-                if capture is not None and type(node) is AccumulateGrad:
-                    outs = ()
-                else:
+                if capture is None:
                     outs = node._run(grad)
-            if not retain_graph:
+                else:
+                    if node in capture:
+                        captured[capture[node]] = grad
+                    outs = () if type(node) is AccumulateGrad else node._run(grad)
+            if not retain_graph and node._saved is not None:
                 node._release()
-            if watchers:
-                for w in watchers:
-                    w.on_node(node, grad, outs)
+            for w in watchers:
+                w.on_node(node, grad, outs)
             for fn, g in zip(node._next, outs):
                 if fn is not None and g is not None:
                     old = buffers.get(fn)
@@ -121,7 +119,7 @@ def _root_grads(tensors: Sequence[Tensor], grads: Sequence | None) -> list[np.nd
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            result.append(np.ones_like(t._data))
+            result.append(np.ones(t._data.shape, t._data.dtype))
             continue
         if not isinstance(g, Tensor):
             g = new_tensor(np.asarray(g, dtype=t._data.dtype))

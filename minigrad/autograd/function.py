@@ -55,6 +55,8 @@ class Node:
     _next: tuple = ()  # the input nodes (None for an input that needs no grad)
     _pre_hooks: list | None = None
     _retain_hook: Callable | None = None
+    _hooked = False  # any hook at all: one attribute for the engine to test
+    _saved: tuple | None = None
     _metadata: dict | None = None
 
     def name(self) -> str:
@@ -77,6 +79,7 @@ class Node:
 
     def _add_pre_hook(self, hook: Callable, retains_grad: bool = False) -> RemovableHandle:
         """Register ``hook(grad) -> grad | None``, run before this node uses its gradient."""
+        self._hooked = True
         if retains_grad:
             self._retain_hook = hook
             return RemovableHandle(self, None)
@@ -194,7 +197,6 @@ def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
 class BackwardNode(Node):
     """The node (and ``ctx``) of a Function call; subclassed once per Function."""
 
-    _saved: tuple | None = None
     _saved_checks: tuple = ()
     _shapes: tuple | None = None
     _seq = 0

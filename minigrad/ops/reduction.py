@@ -20,10 +20,19 @@ def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
 
 
 def expand_back(grad: np.ndarray, shape: tuple, axes: tuple, keepdim: bool) -> np.ndarray:
-    """Broadcast a reduced gradient back over the reduced axes (a read-only view)."""
+    """Broadcast a reduced gradient back over the reduced axes."""
     if not keepdim:
         grad = np.expand_dims(grad, axes)
-    return np.broadcast_to(grad, shape)
+    full = np.empty(shape, grad.dtype)
+    full[...] = grad
+    return full
+
+
+def filled(shape: tuple, value: np.ndarray) -> np.ndarray:
+    """A new array of ``shape`` holding the single gradient ``value`` everywhere."""
+    full = np.empty(shape, value.dtype)
+    full.fill(value)
+    return full
 
 
 class Sum(ArrayFunction):
@@ -38,7 +47,7 @@ class Sum(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.broadcast_to(grad, ctx.shape)
+        return filled(ctx.shape, grad)
 
 
 class SumDim(ArrayFunction):
@@ -74,14 +83,14 @@ class Mean(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
-        _check_floating(a, "mean")
-        ctx.shape = a.shape
-        return a.sum() / max(a.size, 1) if a.size else np.array(np.nan, a.dtype)
+        if a.dtype.kind != "f":
+            _check_floating(a, "mean")
+        ctx.shape, ctx.size = a.shape, a.size
+        return a.sum() / a.size if a.size else np.array(np.nan, a.dtype)
 
     @staticmethod
     def backward(ctx, grad):
-        size = int(np.prod(ctx.shape))
-        return np.broadcast_to(grad / size, ctx.shape)
+        return filled(ctx.shape, grad / ctx.size)
 
 
 class MeanDim(ArrayFunction):

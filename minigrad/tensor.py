@@ -40,7 +40,6 @@ class Tensor:
         "_grad_fn",
         "_grad",
         "_accumulator",  # the AccumulateGrad node of a leaf that requires grad
-        "_hooks",  # leaf gradient hooks (non-leaf hooks live on grad_fn)
         "_retains_grad",
         "_base",  # the tensor this one is a view of, or None
         "__weakref__",
@@ -325,7 +324,6 @@ def new_tensor(data: np.ndarray, grad_fn=None, requires_grad: bool = False,
     t._grad_fn = grad_fn
     t._grad = None
     t._accumulator = None
-    t._hooks = None
     t._retains_grad = False
     t._base = None
     return t

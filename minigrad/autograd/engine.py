@@ -20,7 +20,9 @@ from heapq import heapify, heappop, heappush
 import numpy as np
 
 from ..tensor import Tensor, new_tensor
-from .function import AccumulateGrad, Node, accumulator_of
+from .anomaly_mode import check_nan, report_failure
+from .anomaly_mode import state as anomaly
+from .function import _FREED, AccumulateGrad, Node, accumulator_of
 
 __all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]
 
@@ -73,10 +75,13 @@ def run_backward(roots: Sequence[tuple[Node, np.ndarray]], retain_graph: bool,
         buffers[node] = g if node not in buffers else buffers[node] + g
     captured: list = [None] * (len(capture) if capture else 0)
     watchers = tuple(observers)
+    start = list(buffers)
     for w in watchers:
-        w.on_backward_begin(list(buffers))
+        w.on_backward_begin(start)
+    nan_check = anomaly.enabled and anomaly.check_nan
+    node = None
     try:
-        for node in execution_order(list(buffers)):
+        for node in execution_order(start):
             grad = buffers.pop(node, None)
             if grad is None:
                 outs = (None,) * len(node._next)
@@ -89,14 +94,21 @@ def run_backward(roots: Sequence[tuple[Node, np.ndarray]], retain_graph: bool,
                     if node in capture:
                         captured[capture[node]] = grad
                     outs = () if type(node) is AccumulateGrad else node._run(grad)
+            if nan_check:
+                check_nan(node, outs)
             if not retain_graph and node._saved is not None:
-                node._release()
-            for w in watchers:
-                w.on_node(node, grad, outs)
+                node._saved = _FREED  # what forward saved is gone: a second pass must fail
+            if watchers:
+                for w in watchers:
+                    w.on_node(node, grad, outs)
             for fn, g in zip(node._next, outs):
                 if fn is not None and g is not None:
                     old = buffers.get(fn)
                     buffers[fn] = g if old is None else old + g
+    except Exception:
+        if anomaly.enabled and node is not None:
+            report_failure(node)
+        raise
     finally:
         for w in watchers:
             w.on_backward_end()
@@ -136,6 +148,19 @@ def _as_tuple(x) -> tuple:
     if x is None:
         return ()
     return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def tensor_backward(t: Tensor, gradient=None, retain_graph: bool | None = None,
+                    create_graph: bool = False, inputs=None) -> None:
+    """``t.backward()``: the common case (a scalar, no options) takes the short way."""
+    if gradient is None and inputs is None and not create_graph and t._grad_fn is not None:
+        data = t._data
+        if data.size != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        run_backward(((t._grad_fn, np.ones(data.shape, data.dtype)),), bool(retain_graph))
+        return
+    backward((t,), None if gradient is None else (gradient,), retain_graph, create_graph,
+             inputs=inputs)
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,

@@ -32,11 +32,12 @@ import numpy as np
 
 from .._dtypes import get_default_dtype
 from ..tensor import Tensor, new_tensor
-from . import grad_mode
+from . import anomaly_mode, grad_mode
 
 __all__ = ["Function", "ArrayFunction", "Node", "AccumulateGrad", "sum_to_shape"]
 
 _grad_state = grad_mode.state
+_anomaly = anomaly_mode.state
 _sequence = itertools.count()
 _ACCUMULATE_PRIORITY = 1 << 62  # AccumulateGrad runs as soon as it is ready, as in PyTorch
 _FREED = ("freed",)  # marks saved values released by a backward pass
@@ -102,9 +103,6 @@ class Node:
         if self._retain_hook is not None:
             self._retain_hook(grad)
         return grad
-
-    def _release(self) -> None:
-        """Free what the forward pass saved (backward without retain_graph)."""
 
 
 class RemovableHandle:
@@ -232,22 +230,20 @@ class BackwardNode(Node):
         """
         checks: list = []
         out_data = output._data
+        arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
         for value in self._saved:
             if value is out_data or value is output:
                 checks += (output._vc, output._vc[0], -1)
                 continue
-            for i, x in enumerate(inputs):
-                if isinstance(x, Tensor) and (value is x._data or value is x):
-                    checks += (x._vc, x._vc[0], i)
-                    break
+            for i, array in enumerate(arrays):
+                if value is array or value is inputs[i]:
+                    x = inputs[i]
+                    if isinstance(x, Tensor):
+                        checks += (x._vc, x._vc[0], i)
+                        break
             else:
                 checks += (None, 0, 0)
         self._saved_checks = tuple(checks)
-
-    def _release(self) -> None:
-        if self._saved is not None:
-            self._saved = _FREED
-            self._saved_checks = ()
 
 
 _SECOND_BACKWARD = (
@@ -271,11 +267,17 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     if owner is not None and not isinstance(owner, AccumulateGrad):
         op = owner.name()
         described += f", which is output 0 of {op[: op.rfind('Backward')] or op},"
+    hint = (
+        "the backtrace further above shows the operation that failed to compute its gradient. "
+        "The variable in question was changed in there or anywhere later. Good luck!"
+        if _anomaly.enabled else
+        "enable anomaly detection to find the operation that failed to compute its gradient, "
+        "with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {described} is at version {counter[0]}; expected version {expected} "
-        "instead. Hint: enable anomaly detection to find the operation that failed to compute "
-        "its gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+        f"instead. Hint: {hint}"
     )
 
 
@@ -346,6 +348,8 @@ class Function:
         if not requires:
             return output if output._grad_fn is None else output.detach()
         ctx._seq = next(_sequence)
+        if _anomaly.enabled:
+            anomaly_mode.remember_forward(ctx)
         ctx._shapes = tuple(args[i]._data.shape for i in ctx._tensor_positions)
         result = new_tensor(output._data, ctx, True)
         if any(a is output for a in args):  # an input returned as is: same storage, counter
@@ -453,6 +457,8 @@ class ArrayFunction(Function):
             inputs = args[:n_inputs]
             ctx._next = tuple([node_of(x) for x in inputs])
             ctx._seq = next(_sequence)
+            if _anomaly.enabled:
+                anomaly_mode.remember_forward(ctx)
             if ctx._saved is not None:
                 ctx._record_versions(inputs, result)
             if cls.broadcasts:
@@ -481,6 +487,8 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     fn = a._grad_fn
     ctx._next = (fn if fn is not None else a._accumulator or accumulator_of(a),)
     ctx._seq = next(_sequence)
+    if _anomaly.enabled:
+        anomaly_mode.remember_forward(ctx)
     if ctx._saved is not None:
         ctx._record_versions((a,), result)
     return result
@@ -520,6 +528,8 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         fb = None
     ctx._next = (fa, fb)
     ctx._seq = next(_sequence)
+    if _anomaly.enabled:
+        anomaly_mode.remember_forward(ctx)
     if ctx._saved is not None:
         ctx._record_versions((a, b), result)
     shape = out.shape

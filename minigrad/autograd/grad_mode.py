@@ -44,44 +44,67 @@ class _GradModeContext:
         state.enabled = self._prev
 
     def __call__(self, func: F) -> F:
+        mode = self._mode
+
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with self.__class__.__new__(self.__class__)._clone(self):
+            prev = state.enabled
+            state.enabled = mode
+            try:
                 return func(*args, **kwargs)
+            finally:
+                state.enabled = prev
 
         return wrapper  # type: ignore[return-value]
 
-    def _clone(self, other: _GradModeContext) -> _GradModeContext:
-        self._mode = other._mode
-        return self
+    def __repr__(self) -> str:
+        return f"<minigrad.autograd.grad_mode.{type(self).__name__} object at {id(self):#x}>"
 
 
-class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+class _NoParamContext(_GradModeContext):
+    """``@no_grad`` works without parentheses too, as in PyTorch 2.x."""
+
+    def __new__(cls, orig_func: Callable | None = None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamContext):  # noqa: N801 - PyTorch's name
     """Disable graph recording: ``with minigrad.no_grad(): w -= lr * w.grad``."""
 
-    def __init__(self) -> None:
-        self._mode = False
+    _mode = False
 
 
-class enable_grad(_GradModeContext):  # noqa: N801
+class enable_grad(_NoParamContext):  # noqa: N801
     """Re-enable graph recording inside a ``no_grad`` block."""
 
-    def __init__(self) -> None:
-        self._mode = True
+    _mode = True
 
 
 class set_grad_enabled(_GradModeContext):  # noqa: N801
-    """Set grad mode to ``mode``; takes effect at once, and undoes it on exit."""
+    """Set grad mode to ``mode``; takes effect at once, and undoes it on exit.
+
+    Used as a decorator, it only applies while the function runs.
+    """
 
     def __init__(self, mode: bool) -> None:
         if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+            raise TypeError("set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                            f"not {type(mode).__name__}")
         self._prev = state.enabled
         self._mode = mode
         state.enabled = mode
 
+    def __call__(self, func: F) -> F:
+        state.enabled = self._prev
+        return super().__call__(func)
+
     def __enter__(self) -> None:
-        state.enabled = self._mode
+        pass
 
     def __exit__(self, *exc: object) -> None:
         state.enabled = self._prev
+
+    def __repr__(self) -> str:
+        return f"minigrad.autograd.grad_mode.set_grad_enabled(mode={self._mode})"

@@ -28,14 +28,12 @@ class Log(ArrayFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log(a)
+        return np.log(a)
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        with np.errstate(divide="ignore"):
-            return grad / a
+        return grad / a
 
 
 class Sqrt(ArrayFunction):
@@ -43,16 +41,14 @@ class Sqrt(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(invalid="ignore"):
-            out = np.sqrt(a)
+        out = np.sqrt(a)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        with np.errstate(divide="ignore"):
-            return grad / (2 * out)
+        return grad / (2 * out)
 
 
 class Abs(ArrayFunction):

@@ -8,8 +8,10 @@ that is not numeric with PyTorch's messages.
 from __future__ import annotations
 
 import numbers
+import operator
 import warnings
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -27,86 +29,141 @@ __all__ = [
 
 
 # -- inferring dtype and shape from nested Python data -----------------------------------
+#
+# Three passes, in PyTorch's order (so that bad data fails with PyTorch's message):
+# the shape comes from the first element at every depth, the dtype from all elements,
+# and then every element is checked against the shape.
 
-def _infer(data: Any, dim: int, shape: list, kinds: set) -> None:
-    """Walk nested sequences: fill ``shape`` and the element kinds; raise on bad data."""
+_MAX_DIMS = 64
+_F64 = np.dtype(np.float64)
+_I64 = np.dtype(np.int64)
+_BOOL = np.dtype(np.bool_)
+
+
+def _is_sequence(x: Any) -> bool:
+    return isinstance(x, (Sequence, np.ndarray)) and not isinstance(x, (bytes, bytearray))
+
+
+def _sizes(data: Any) -> list[int]:
+    """The shape, read from the first element at every depth."""
+    sizes: list[int] = []
+    seq = data
+    while _is_sequence(seq):
+        if isinstance(seq, np.ndarray):
+            sizes.extend(seq.shape)
+            break
+        if len(sizes) >= _MAX_DIMS:
+            raise ValueError(f"too many dimensions '{type(seq).__name__}'")
+        sizes.append(len(seq))
+        if not len(seq):
+            break
+        seq = seq[0]
+    return sizes
+
+
+def _scalar_type(data: Any) -> np.dtype:
+    """The dtype PyTorch infers: floats win over ints over bools; the widest of a kind."""
+    if isinstance(data, (bool, np.bool_)):
+        return _BOOL
+    if isinstance(data, (np.ndarray, np.generic)):
+        return data.dtype
     if isinstance(data, Tensor):
-        if dim == len(shape):
-            shape.extend(data._data.shape)
-        kinds.add(data._data.dtype.kind)
+        return data._data.dtype
+    if isinstance(data, numbers.Integral):
+        return _I64
+    if isinstance(data, numbers.Real):
+        return _dtypes.get_default_dtype().numpy
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, Sequence):
+        return _promote([_scalar_type(x) for x in data])
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _promote(types: list[np.dtype]) -> np.dtype:
+    if not types:
+        return _dtypes.get_default_dtype().numpy
+    floats = [t for t in types if t.kind == "f"]
+    if floats:
+        return max(floats, key=lambda t: t.itemsize)
+    ints = [t for t in types if t.kind in "iu"]
+    if ints:
+        return np.result_type(*ints)
+    return _BOOL
+
+
+def _check_structure(data: Any, sizes: list[int], dim: int, np_dtype: np.dtype) -> None:
+    """Every element must fit the shape found by ``_sizes``; raise PyTorch's errors."""
+    if dim == len(sizes):
+        if isinstance(data, Tensor):
+            if data._data.size != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+        elif not isinstance(data, (numbers.Number, np.generic)) or (
+                np_dtype.kind != "f" and isinstance(data, (float, np.floating))
+                and np_dtype.kind == "b"):
+            if np_dtype.kind in "iu":
+                raise TypeError(f"'{type(data).__name__}' object cannot be interpreted as an "
+                                "integer")
+            raise TypeError(f"must be real number, not {type(data).__name__}")
         return
     if isinstance(data, np.ndarray):
-        if dim == len(shape):
-            shape.extend(data.shape)
-        kinds.add(data.dtype.kind)
+        if list(data.shape) != sizes[dim:]:
+            raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} "
+                             f"(got {data.shape[0] if data.ndim else 0})")
         return
-    if isinstance(data, (bool, np.bool_)):
-        kinds.add("b")
-    elif isinstance(data, numbers.Integral):
-        kinds.add("i")
-    elif isinstance(data, numbers.Real):
-        kinds.add("f")
-    elif isinstance(data, (str, bytes)):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    elif isinstance(data, Sequence):
-        length = len(data)
-        if dim == len(shape):
-            shape.append(length)
-        elif dim >= len(shape) or shape[dim] != length:
-            expected = shape[dim] if dim < len(shape) else 0
-            raise ValueError(f"expected sequence of length {expected} at dim {dim} (got {length})")
-        for item in data:
-            _infer(item, dim + 1, shape, kinds)
-        return
-    else:
-        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
-    if dim != len(shape):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'"
-                        if dim < len(shape) else "")
+    if not _is_sequence(data):
+        raise TypeError("not a sequence")
+    if len(data) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
+    for item in data:
+        _check_structure(item, sizes, dim + 1, np_dtype)
 
 
-_INFERRED = {"f": None, "i": np.dtype(np.int64), "u": np.dtype(np.int64), "b": np.dtype(np.bool_)}
+_PLAIN = frozenset((float, int, bool))
+_INFERRED = {"f": None, "i": _I64, "b": _BOOL}
+
+
+def _plain_numbers(data: list) -> bool:
+    """True for (nested) lists holding only Python floats, ints and bools (checked in C)."""
+    level: Any = data
+    types = set(map(type, level))
+    while types == {list}:
+        level = list(chain.from_iterable(level))
+        types = set(map(type, level))
+    return types <= _PLAIN
 
 
 def _to_array(data: Any, np_dtype: np.dtype | None) -> np.ndarray:
     """A fresh numpy array holding ``data``, of ``np_dtype`` or the inferred dtype."""
-    if type(data) is list or type(data) is float or type(data) is int:
+    if type(data) is float or type(data) is int or type(data) is list and _plain_numbers(data):
         # Fast path for plain numbers: numpy reads them; anything odd takes the careful path.
         try:
             array = np.array(data)
-        except (ValueError, TypeError, RuntimeError):
+        except ValueError:  # ragged
             array = None
         if array is not None and array.dtype.kind in _INFERRED:
             if np_dtype is None:
                 np_dtype = _INFERRED[array.dtype.kind] or _dtypes.get_default_dtype().numpy
             return array.astype(np_dtype, copy=False)
-    if isinstance(data, np.ndarray):
+    if isinstance(data, (np.ndarray, np.generic)):
         if np_dtype is None:
             from_numpy_dtype(data.dtype)  # TypeError for unsupported dtypes
             np_dtype = data.dtype
         return np.array(data, dtype=np_dtype)
-    shape: list = []
-    kinds: set = set()
-    _infer(data, 0, shape, kinds)
-    if np_dtype is None:
-        if "f" in kinds or "c" in kinds:
-            has_f64 = isinstance(data, Tensor) and data._data.dtype == np.float64
-            np_dtype = np.dtype(np.float64) if has_f64 else _dtypes.get_default_dtype().numpy
-        elif "i" in kinds or "u" in kinds:
-            np_dtype = np.dtype(np.int64)
-        elif "b" in kinds:
-            np_dtype = np.dtype(np.bool_)
-        else:
-            np_dtype = _dtypes.get_default_dtype().numpy  # empty list: float32
     if isinstance(data, Tensor):
-        return np.array(data._data, dtype=np_dtype)
-    converted = _nested_arrays(data)
-    return np.array(converted, dtype=np_dtype).reshape(shape)
+        return np.array(data._data, dtype=np_dtype or data._data.dtype)
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    sizes = _sizes(data)
+    if np_dtype is None:
+        np_dtype = _scalar_type(data)
+    _check_structure(data, sizes, 0, np_dtype)
+    return np.array(_nested_arrays(data), dtype=np_dtype).reshape(sizes)
 
 
 def _nested_arrays(data: Any) -> Any:
     if isinstance(data, Tensor):
-        return data._data
+        return data._data.item()
     if isinstance(data, (list, tuple)):
         return [_nested_arrays(x) for x in data]
     return data
@@ -165,15 +222,32 @@ def _size(args: tuple, name: str) -> tuple[int, ...]:
     """``ones(2, 3)``, ``ones((2, 3))`` and ``ones(Size([2, 3]))`` all mean shape (2, 3)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
         args = tuple(args[0])
-    for a in args:
-        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise TypeError(
-                f"{name}(): argument 'size' (position 1) must be tuple of ints, but found element "
-                f"of type {type(a).__name__} at pos 0")
+    elif len(args) == 1 and (isinstance(args[0], bool) or not _is_int(args[0])):
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(args[0]).__name__}")
+    sizes = []
+    for k, a in enumerate(args):
+        if not _is_int(a) or k == 0 and isinstance(a, bool):
+            kind = type(a).__name__
+            if k == 0:
+                raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, "
+                                f"but found element of type {kind} at pos 0")
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+                            f'{k + 1} with error "type must be tuple of ints,but got {kind}"')
+        sizes.append(operator.index(a))
+    for a in sizes:
         if a < 0:
-            raise RuntimeError(
-                f"Trying to create tensor with negative dimension {a}: {list(args)}")
-    return tuple(int(a) for a in args)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {a}: {sizes}")
+    return tuple(sizes)
+
+
+def _is_int(x: Any) -> bool:
+    """Python and numpy integers, and integer tensors of one element (as PyTorch accepts)."""
+    try:
+        operator.index(x)
+    except TypeError:
+        return False
+    return True
 
 
 def _float_dtype(dtype: dtype | None) -> np.dtype:
@@ -200,6 +274,9 @@ def full(size, fill_value, dtype: dtype | None = None, device: Any = None,
     if dtype is None:
         dtype = (_dtypes.bool if isinstance(fill_value, bool) else _dtypes.int64
                  if isinstance(fill_value, numbers.Integral) else None)
+    if not isinstance(size, (tuple, list, Size)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
     array = np.full(_size((size,), "full"), fill_value, _float_dtype(dtype))
     return _finish(array, requires_grad, "full")
 

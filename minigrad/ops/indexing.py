@@ -30,13 +30,23 @@ class Select(ArrayFunction):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
         ctx.shape, ctx.key = a.shape, (slice(None),) * dim + (_check_index(i, dim, a.shape[dim]),)
-        return a[ctx.key]
+        return a[ctx.key + (Ellipsis,)]  # the Ellipsis keeps a 0-d result a view, not a copy
 
     @staticmethod
     def backward(ctx, grad):
         full = np.zeros(ctx.shape, dtype=grad.dtype)
         full[ctx.key] = grad
         return full
+
+
+class Unbind(Select):
+    """One of the tensors that iterating over a tensor gives (``list(x)``, ``x.unbind()``).
+
+    PyTorch makes one UnbindBackward0 node with an output per element; minigrad's nodes
+    have one output, so each element gets its own node of that name.
+    """
+
+    node_name = "UnbindBackward0"
 
 
 class Slice(ArrayFunction):

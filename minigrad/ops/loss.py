@@ -1,0 +1,188 @@
+"""Loss functions recorded as one node each, with PyTorch's node names.
+
+PyTorch computes these losses in one kernel and records one node
+(``MseLossBackward0``...), so a learner's graph shows one box for the loss; so
+does minigrad. ``reduction`` is ``"mean"``, ``"sum"`` or ``"none"``. Settings
+(the class indices of ``nll_loss``, weights, the reduction) are parameters, not
+inputs: they get no edge in the graph, exactly as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+
+
+def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction == "mean":
+        return loss.mean() if loss.size else np.array(np.nan, loss.dtype)
+    return loss.sum() if reduction == "sum" else loss
+
+
+def scale(grad: np.ndarray, reduction: str, size: int) -> np.ndarray:
+    """The incoming gradient as seen by each element before the reduction."""
+    return grad / size if reduction == "mean" else grad
+
+
+class MseLoss(ArrayFunction):
+    """mean((input - target) ** 2); input and target already have the same shape."""
+
+    node_name = "MseLossBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, input, target, reduction):
+        ctx.save_for_backward(input, target)
+        ctx.reduction = reduction
+        diff = input - target
+        return reduce(diff * diff, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        g = (input - target) * scale(grad * 2, ctx.reduction, input.size)
+        need_input, need_target = ctx.needs_input_grad
+        return (g if need_input else None), (-g if need_target else None)
+
+
+class NllLoss(ArrayFunction):
+    """Negative log likelihood of the target classes: ``-log_probs[i, target[i]]``.
+
+    ``log_probs`` is (N, C) or (C,) (then ``target`` is 0-d), or (N, C, d...) for
+    ``NllLoss2d``; ``weight`` (C,) or None scales each class; targets equal to
+    ``ignore_index`` count for nothing. "mean" divides by the total weight.
+    """
+
+    node_name = "NllLossBackward0"
+    n_params = 4
+
+    @staticmethod
+    def forward(ctx, log_probs, target, weight, ignore_index, reduction):
+        classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
+        logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
+        keep = target != ignore_index
+        bad = keep & ((target < 0) | (target >= classes))
+        if bad.any():
+            raise IndexError(f"Target {target[bad].flat[0]} is out of bounds.")
+        index = np.where(keep, target, 0)
+        w = (np.ones(classes, log_probs.dtype) if weight is None else weight)[index] * keep
+        w = w.astype(log_probs.dtype, copy=False)
+        picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
+        loss = -picked * w
+        ctx.shape, ctx.index, ctx.w, ctx.reduction = log_probs.shape, index, w, reduction
+        if reduction == "none":
+            return loss
+        total = loss.sum()
+        if reduction == "sum":
+            return total
+        ctx.total_weight = w.sum()
+        return total / ctx.total_weight
+
+    @staticmethod
+    def backward(ctx, grad):
+        per_item = -ctx.w * grad
+        if ctx.reduction == "mean":
+            per_item = per_item / ctx.total_weight
+        shape = ctx.shape
+        moved = shape[:1] + shape[2:] + shape[1:2] if len(shape) > 1 else shape
+        out = np.zeros(moved, grad.dtype)
+        np.put_along_axis(out, ctx.index[..., None], per_item[..., None], -1)
+        return np.moveaxis(out, -1, 1) if len(shape) > 1 else out
+
+
+class NllLoss2d(NllLoss):
+    """The same loss on (N, C, H, W) inputs, under PyTorch's name for it."""
+
+    node_name = "NllLoss2DBackward0"
+
+
+class BinaryCrossEntropy(ArrayFunction):
+    """-(t * log(p) + (1 - t) * log(1 - p)), each log clamped at -100 as in PyTorch."""
+
+    node_name = "BinaryCrossEntropyBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, input, target, weight, reduction):
+        if ((input < 0) | (input > 1)).any():
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        ctx.save_for_backward(input, target)
+        ctx.weight, ctx.reduction = weight, reduction
+        with np.errstate(divide="ignore"):
+            log_p = np.maximum(np.log(input), -100)
+            log_1mp = np.maximum(np.log1p(-input), -100)
+        loss = (target - 1) * log_1mp - target * log_p
+        return reduce(loss if weight is None else loss * weight, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        g = scale(grad, ctx.reduction, input.size)
+        if ctx.weight is not None:
+            g = g * ctx.weight
+        need_input, need_target = ctx.needs_input_grad
+        grad_input = grad_target = None
+        if need_input:
+            grad_input = g * (input - target) / np.maximum((1 - input) * input, 1e-12)
+        if need_target:
+            with np.errstate(divide="ignore"):
+                grad_target = g * (np.log1p(-input) - np.log(input))
+        return grad_input, grad_target
+
+
+def _log_sigmoid(x: np.ndarray) -> np.ndarray:
+    """log(sigmoid(x)) without overflow for large |x|."""
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+class BinaryCrossEntropyWithLogits(ArrayFunction):
+    """BCE on logits x: (1 - t) * x - log_weight * log(sigmoid(x)), stable for any x."""
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    n_params = 3
+
+    @staticmethod
+    def forward(ctx, input, target, weight, pos_weight, reduction):
+        ctx.save_for_backward(input, target)
+        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
+        log_sig = _log_sigmoid(input)
+        if pos_weight is not None:
+            log_sig = log_sig * ((pos_weight - 1) * target + 1)
+        loss = (1 - target) * input - log_sig
+        return reduce(loss if weight is None else loss * weight, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        g = scale(grad, ctx.reduction, input.size)
+        if ctx.weight is not None:
+            g = g * ctx.weight
+        pw = ctx.pos_weight
+        need_input, need_target = ctx.needs_input_grad
+        grad_input = grad_target = None
+        sig = 1 / (1 + np.exp(-input))
+        if need_input:
+            if pw is None:
+                grad_input = g * (sig - target)
+            else:
+                grad_input = g * (((pw - 1) * target + 1) * sig - pw * target)
+        if need_target:
+            grad_target = g * (-input if pw is None else -input - (pw - 1) * _log_sigmoid(input))
+        return grad_input, grad_target
+
+
+class DivScalar(ArrayFunction):
+    """``tensor / number`` inside a loss, which PyTorch records as ``DivBackward1``."""
+
+    node_name = "DivBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, divisor):
+        ctx.divisor = divisor
+        return a / divisor
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / ctx.divisor

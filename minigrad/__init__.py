@@ -113,6 +113,7 @@ from ._tensor_methods import (
 )
 from . import autograd
 from .serialization import load, save
+from . import nn, optim
 
 float = float32  # noqa: A001 - PyTorch's aliases
 double = float64

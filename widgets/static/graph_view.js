@@ -1,0 +1,149 @@
+// GraphView's front end (anywidget ESM): shows the SVG Python rendered and replays
+// the backward pass in the browser. Python sends, once per change, the SVG and a
+// list of steps; each step names the box to highlight, the arrows that carry a
+// gradient (with its text), and the grad rows whose text changes. The view state
+// is only "how many steps are applied" (k); paint() redraws it from scratch, so
+// Step, Play and Reset cannot drift out of sync with what Python recorded.
+
+function button(label, title) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "mg-button";
+  b.textContent = label;
+  b.title = title;
+  return b;
+}
+
+function byId(root, id) {
+  return id ? root.querySelector(`[id="mg_${id}"]`) : null;
+}
+
+function render({ model, el }) {
+  el.classList.add("mg-view");
+  const bar = document.createElement("div");
+  bar.className = "mg-bar";
+  const stepB = button("Step", "Run the next node of the backward pass");
+  const playB = button("Play", "Run the backward pass node by node");
+  const resetB = button("Reset", "Go back to before the backward pass");
+  const counter = document.createElement("span");
+  counter.className = "mg-counter";
+  bar.append(stepB, playB, resetB, counter);
+  const readout = document.createElement("div");
+  readout.className = "mg-readout";
+  const stage = document.createElement("div");
+  stage.className = "mg-stage";
+  const note = document.createElement("div");
+  note.className = "mg-note";
+  el.append(bar, readout, stage, note);
+
+  let steps = [];
+  let k = 0; // steps applied
+  let fresh = true; // the state as Python sent it: nothing highlighted
+  let timer = null;
+  let cells = new Map(); // cell id -> [element, before, after, step index]
+
+  function stop() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    playB.textContent = "Play";
+  }
+
+  function load() {
+    stop();
+    const svg = model.get("svg");
+    if (svg) {
+      stage.innerHTML = svg;
+    } else {
+      const pre = document.createElement("pre");
+      pre.className = "mg-text";
+      pre.textContent = model.get("text");
+      stage.replaceChildren(pre);
+    }
+    steps = model.get("steps") || [];
+    cells = new Map();
+    steps.forEach((step, i) => {
+      for (const [id, before, after] of step.cells || []) {
+        const box = byId(stage, id);
+        const text = box ? box.querySelector("text") : null;
+        if (text) cells.set(id, [text, before, after, i]);
+      }
+    });
+    note.textContent = [model.get("note"), model.get("error")].filter(Boolean).join("\n");
+    note.classList.toggle("mg-error", Boolean(model.get("error")));
+    k = model.get("predicted") ? 0 : steps.length;
+    fresh = true;
+    paint();
+  }
+
+  function paint() {
+    const predicted = model.get("predicted");
+    for (const e of stage.querySelectorAll(".mg-active, .mg-done, .mg-waiting, .mg-sending, .mg-pending")) {
+      e.classList.remove("mg-active", "mg-done", "mg-waiting", "mg-sending", "mg-pending");
+    }
+    steps.forEach((step, i) => {
+      const node = byId(stage, step.node);
+      const edges = (step.edges || []).map(([id]) => id);
+      if (step.in_edge) edges.push(step.in_edge[0]);
+      if (node && !fresh) node.classList.add(i < k - 1 ? "mg-done" : i === k - 1 ? "mg-active" : "mg-waiting");
+      for (const id of edges) {
+        const edge = byId(stage, id);
+        if (!edge) continue;
+        if (i >= k) edge.classList.add("mg-pending");
+        else if (i === k - 1 && !fresh) edge.classList.add("mg-sending");
+      }
+    });
+    for (const [text, before, after, i] of cells.values()) text.textContent = i < k ? after : before;
+    const n = steps.length;
+    counter.textContent = n ? `step ${k} / ${n}` : "no steps";
+    stepB.disabled = playB.disabled = resetB.disabled = n === 0;
+    el.dataset.step = String(k);
+    el.dataset.active = k > 0 && !fresh ? steps[k - 1].node : "";
+    if (n === 0) readout.textContent = "Nothing to step through: this tensor has no graph.";
+    else if (fresh && predicted)
+      readout.textContent = `backward() will run ${n} steps. Step shows the order it will take; call backward() to see the gradients.`;
+    else if (fresh) readout.textContent = `backward() ran ${n} steps. Press Step or Play to replay it.`;
+    else if (k === 0) readout.textContent = predicted ? "Before backward()." : "Before backward(): no gradient has moved yet.";
+    else readout.textContent = `${k}. ${steps[k - 1].text}`;
+  }
+
+  function step() {
+    if (!steps.length) return false;
+    if (k >= steps.length) k = 0;
+    k += 1;
+    fresh = false;
+    paint();
+    return k < steps.length;
+  }
+
+  stepB.addEventListener("click", () => {
+    stop();
+    step();
+  });
+  resetB.addEventListener("click", () => {
+    stop();
+    k = 0;
+    fresh = false;
+    paint();
+  });
+  playB.addEventListener("click", () => {
+    if (timer !== null) return stop();
+    if (k >= steps.length) {
+      k = 0;
+      fresh = false;
+      paint();
+    }
+    playB.textContent = "Pause";
+    timer = setInterval(() => {
+      if (!step()) stop();
+    }, Math.max(50, model.get("interval")));
+  });
+
+  model.on("change:revision", load);
+  load();
+  return () => {
+    stop();
+    model.off("change:revision", load);
+  };
+}
+
+export default { render };

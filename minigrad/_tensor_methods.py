@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from . import _dtypes
+from . import _dtypes as _dt
 from ._dtypes import Size, dtype, to_numpy_dtype
-from .autograd.engine import backward as _backward
+from .autograd.engine import tensor_backward
 from .autograd.function import accumulator_of, retain_grad_hook
 from .creation import dtype_of_legacy, legacy_new
 from .ops import arithmetic as A
@@ -360,12 +362,12 @@ def clone(input):
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to('cpu')``, ``to(other_tensor)``: a copy only when the dtype changes."""
     target = kwargs.get("dtype")
-    for a in args:
+    for a in (*args, kwargs.get("device")):
         if isinstance(a, dtype):
             target = a
         elif isinstance(a, Tensor):
             target = a.dtype
-        elif a not in ("cpu", None):
+        elif a is not None and str(a) != "cpu":
             raise RuntimeError(f"minigrad only has the 'cpu' device, not {a!r}")
     np_dtype = to_numpy_dtype(target)
     if np_dtype is None or np_dtype == self._data.dtype:
@@ -432,6 +434,18 @@ def cat(tensors, dim=0):
 concat = cat
 
 
+def unbind(input, dim=0):
+    """The slices along ``dim``, as a tuple of views (what iterating over a tensor gives)."""
+    axis = wrap_dim(dim, input.ndim)
+    return tuple(I.Unbind.apply(input, axis, i) for i in range(input._data.shape[axis]))
+
+
+def _iter(self):
+    if self._data.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return iter(unbind(self, 0))
+
+
 def stack(tensors, dim=0):
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -481,6 +495,14 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                  equal_nan=equal_nan))
 
 
+def _all(self, dim=None, keepdim=False):
+    return new_tensor(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+
+
+def _any(self, dim=None, keepdim=False):
+    return new_tensor(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+
+
 def numel(input) -> int:
     return input.numel()
 
@@ -528,12 +550,6 @@ def _pow_(self, exponent):
 
 # -- autograd methods -------------------------------------------------------------------------
 
-def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    """Compute the gradient of this tensor with respect to the graph's leaves."""
-    _backward((self,), None if gradient is None else (gradient,), retain_graph, create_graph,
-              inputs=inputs)
-
-
 def _register_hook(self, hook):
     """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
     if not self._requires_grad:
@@ -561,9 +577,9 @@ def _legacy_constructor(cls, *args, **kwargs):
     return legacy_new(cls, get_default_dtype(), args)
 
 
-def _to_dtype(np_dtype):
+def _to_dtype(target: dtype):
     def method(self):
-        return to(self, np_dtype)
+        return to(self, target)
 
     return method
 
@@ -594,13 +610,13 @@ METHODS: dict[str, Any] = {
     "view_as": lambda self, other: view(self, other.shape),
     "reshape_as": lambda self, other: reshape(self, other.shape),
     "T": property(_T), "clone": clone, "to": to, "type": _type,
-    "float": _to_dtype(np.dtype(np.float32)), "double": _to_dtype(np.dtype(np.float64)),
-    "long": _to_dtype(np.dtype(np.int64)), "int": _to_dtype(np.dtype(np.int32)),
-    "bool": _to_dtype(np.dtype(np.bool_)),
+    "float": _to_dtype(_dtypes.float32), "double": _to_dtype(_dtypes.float64),
+    "long": _to_dtype(_dtypes.int64), "int": _to_dtype(_dtypes.int32),
+    "bool": _to_dtype(_dtypes.bool), "half": _to_dtype(_dtypes.float16),
     # matrix products
     "matmul": matmul, "mm": mm, "mv": mv, "dot": dot,
     # indexing
-    "__getitem__": I.getitem, "__setitem__": IP.setitem,
+    "__getitem__": I.getitem, "__setitem__": IP.setitem, "__iter__": _iter, "unbind": unbind,
     "where": lambda self, condition, other: where(condition, self, other),
     # comparisons
     "__eq__": _compare(np.equal), "__ne__": _compare(np.not_equal), "__lt__": _compare(np.less),
@@ -612,7 +628,7 @@ METHODS: dict[str, Any] = {
     "__xor__": _logical(np.logical_xor),
     "__invert__": lambda self: new_tensor(np.logical_not(self._data) if self._data.dtype == bool
                                           else np.invert(self._data)),
-    "allclose": allclose, "isclose": isclose,
+    "allclose": allclose, "isclose": isclose, "all": _all, "any": _any,
     # in-place
     "add_": _add_, "sub_": _sub_, "mul_": _inplace(A.Mul), "div_": _inplace(A.Div),
     "pow_": _pow_, "neg_": _unary_inplace(A.Neg), "clamp_": _clamp_, "clip_": _clamp_,
@@ -623,7 +639,8 @@ METHODS: dict[str, Any] = {
     "__iadd__": _inplace(A.Add), "__isub__": _inplace(A.Sub), "__imul__": _inplace(A.Mul),
     "__itruediv__": _inplace(A.Div),
     # autograd
-    "backward": _tensor_backward, "register_hook": _register_hook, "retain_grad": _retain_grad,
+    "retains_grad": property(lambda self: self._retains_grad, doc="True after retain_grad()"),
+    "backward": tensor_backward, "register_hook": _register_hook, "retain_grad": _retain_grad,
     "__new__": staticmethod(_legacy_constructor),
 }
 

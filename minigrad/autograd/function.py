@@ -69,7 +69,9 @@ class Node:
         return tuple([(fn, 0) for fn in self._next])
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {id(self):#x}>"
+        cls = type(self)  # built-in nodes print bare, custom ones with their module (as PyTorch)
+        where = "" if cls.__module__ == "builtins" else f"{cls.__module__}."
+        return f"<{where}{cls.__name__} object at {id(self):#x}>"
 
     @property
     def metadata(self) -> dict:
@@ -308,7 +310,8 @@ class Function:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
-        cls._Node = type(name, (BackwardNode,), {"_function": cls, "__module__": cls.__module__})
+        module = "builtins" if cls.__module__.startswith("minigrad.") else __name__
+        cls._Node = type(name, (BackwardNode,), {"_function": cls, "__module__": module})
         cls._Node._run = cls._node_run  # the engine calls node._run(grad)
 
     @staticmethod
@@ -407,7 +410,10 @@ class ArrayFunction(Function):
     - ``n_params``: how many trailing arguments are settings, not inputs
       (``dim``, ``keepdim``): they get no edge in the graph;
     - ``broadcasts``: gradients are summed back to each input's shape;
-    - ``is_view``: the output shares memory and version counter with input 0.
+    - ``is_view``: the output shares memory and version counter with input 0;
+    - ``default_float``: a float64 result computed from inputs that are not float64
+      (integers, Python floats) becomes float32, as in PyTorch (numpy would keep
+      float64); False for ops that choose their dtype on purpose (``to``).
 
     ``apply`` is the hot path of the whole engine: every operation a learner
     writes goes through it, so it is written for speed (one- and two-input ops
@@ -417,6 +423,7 @@ class ArrayFunction(Function):
     n_params = 0
     broadcasts = False
     is_view = False
+    default_float = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -445,7 +452,7 @@ class ArrayFunction(Function):
         out = cls.forward(ctx, *values)
         if type(out) is not _ndarray:
             out = np.asarray(out)
-        if out.dtype is _F64:
+        if out.dtype is _F64 and cls.default_float:
             out = _keep_default_float(out, args[:n_inputs])
         requires = requires and _grad_state.enabled
         result = new_tensor(out, ctx if requires else None, requires)
@@ -479,7 +486,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     out = cls.forward(ctx, data, *params)
     if type(out) is not _ndarray:
         out = np.asarray(out)
-    if out.dtype is _F64 and data.dtype is not _F64:
+    if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
         out = out.astype(get_default_dtype().numpy)
     if not (a._requires_grad and _grad_state.enabled):
         return new_tensor(out)

@@ -84,6 +84,7 @@ class ToCopy(ArrayFunction):
 
     node_name = "ToCopyBackward0"
     n_params = 1
+    default_float = False
 
     @staticmethod
     def forward(ctx, a, np_dtype):

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, wrap_dim
+from .shape import Unsqueeze
 
 
 def _check_index(i: int, dim: int, size: int) -> int:
@@ -89,23 +90,6 @@ class Index(ArrayFunction):
         return full
 
 
-class Unsqueeze0(ArrayFunction):
-    """``x[None]``: a new dimension (recorded as PyTorch's UnsqueezeBackward0)."""
-
-    node_name = "UnsqueezeBackward0"
-    n_params = 1
-    is_view = True
-
-    @staticmethod
-    def forward(ctx, a, dim):
-        ctx.dim = dim
-        return np.expand_dims(a, dim)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.squeeze(ctx.dim)
-
-
 def as_numpy_index(index):
     """Turn tensors (and nested lists) inside an index into numpy arrays."""
     if isinstance(index, tuple):
@@ -135,7 +119,7 @@ def getitem(t: Tensor, index) -> Tensor:
         if p is Ellipsis:
             dim += t.ndim - n_real
         elif p is None:
-            result = Unsqueeze0.apply(result, dim)
+            result = Unsqueeze.apply(result, dim)
             dim += 1
         elif isinstance(p, slice):
             if p != slice(None):

@@ -90,46 +90,158 @@ class Index(ArrayFunction):
         return full
 
 
+class Alias(ArrayFunction):
+    """``x[...]`` or ``x[:, :]``: a new view of the whole tensor (PyTorch's AliasBackward0)."""
+
+    node_name = "AliasBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a):
+        return a.view()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+_INDEX_TYPES_ERROR = (
+    "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+    "indices (got {})"
+)
+
+
 def as_numpy_index(index):
     """Turn tensors (and nested lists) inside an index into numpy arrays."""
     if isinstance(index, tuple):
         return tuple(as_numpy_index(i) for i in index)
     if isinstance(index, Tensor):
+        if index._data.dtype.kind not in "iub":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return index._data
-    if isinstance(index, list):
+    if isinstance(index, (list, bool, np.bool_)):
         return np.asarray(index)
-    return index
+    if isinstance(index, np.ndarray) or isinstance(index, (int, slice, np.integer)) or (
+        index is None or index is Ellipsis
+    ):
+        return index
+    raise IndexError(_INDEX_TYPES_ERROR.format(type(index).__name__))
 
 
 def _is_basic(part) -> bool:
-    return part is None or part is Ellipsis or isinstance(part, (int, slice)) and not isinstance(
-        part, bool)
+    return part is None or part is Ellipsis or type(part) is int or type(part) is slice or (
+        isinstance(part, np.integer))
+
+
+def _full(p: slice, size: int) -> bool:
+    return p.indices(size) == (0, size, 1)
 
 
 def getitem(t: Tensor, index) -> Tensor:
-    """``t[index]``, split into PyTorch's Select / Slice / Unsqueeze steps when basic."""
+    """``t[index]``, split into PyTorch's steps: Select / Slice / Unsqueeze views for the basic
+    parts (ints, slices, None, ...), then one IndexBackward0 copy for tensors, lists and masks."""
+    if type(index) is int:  # the common case: x[i]
+        return _select(t, 0, 0, index)
+    if type(index) is slice:  # a lone slice is always recorded, even x[:]
+        if t._data.ndim == 0:
+            raise IndexError(_ZERO_DIM)
+        _check_step(index)
+        return Slice.apply(t, 0, index)
     parts = index if isinstance(index, tuple) else (index,)
-    if not all(_is_basic(p) for p in parts):
-        return Index.apply(t, as_numpy_index(index))
+    if t._data.ndim == 0 and any(p is not None and p is not Ellipsis for p in parts):
+        raise IndexError(_ZERO_DIM)
+    advanced = not all(_is_basic(p) for p in parts)
+    parts = as_numpy_index(parts) if advanced else parts
     n_real = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    for p in parts:
+        if isinstance(p, np.ndarray) and p.dtype == np.bool_:
+            n_real += p.ndim - 1
     if n_real > t.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
-    result, dim = t, 0
+    result, dim, real = t, 0, 0
+    rest: list = []  # what advanced indexing still has to do, one entry per remaining dim
     for p in parts:
         if p is Ellipsis:
-            dim += t.ndim - n_real
+            skip = t.ndim - n_real
+            rest += [slice(None)] * skip
+            dim, real = dim + skip, real + skip
         elif p is None:
             result = Unsqueeze.apply(result, dim)
+            rest.append(slice(None))
             dim += 1
-        elif isinstance(p, slice):
-            if p != slice(None):
+        elif type(p) is slice:
+            _check_step(p)
+            if not _full(p, result._data.shape[dim]):
                 result = Slice.apply(result, dim, p)
-            dim += 1
-        else:
-            result = Select.apply(result, dim, p)
-    if result is t:  # x[:] or x[...]: still a new view, as in PyTorch
-        result = Slice.apply(t, 0, slice(None))
+            rest.append(slice(None))
+            dim, real = dim + 1, real + 1
+        elif isinstance(p, (int, np.integer)) and not isinstance(p, (bool, np.bool_)):
+            result = _select(result, dim, real, int(p))
+            real += 1
+        else:  # a tensor, list or mask: left for Index
+            width = p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
+            rest.append(p)
+            dim, real = dim + width, real + width
+    if advanced:
+        return Index.apply(result, _index_key(rest, result._data.shape))
+    if result is t:  # x[...] or x[:, :]: still a new view, as in PyTorch
+        result = Alias.apply(t)
     return result
+
+
+_ZERO_DIM = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+    "C++ to convert a 0-dim tensor to a number"
+)
+
+
+def _check_step(p: slice) -> None:
+    if p.step is not None and p.step <= 0:
+        raise ValueError("slice step cannot be zero" if p.step == 0 else
+                         "step must be greater than zero")
+
+
+def _select(t: Tensor, dim: int, real_dim: int, i: int) -> Tensor:
+    """``Select`` with PyTorch's errors, naming the dimension of the tensor being indexed."""
+    data = t._data
+    if data.ndim == 0:
+        raise IndexError(_ZERO_DIM)
+    size = data.shape[dim]
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of bounds for dimension {real_dim} with size {size}")
+    return Select.apply(t, dim, i)
+
+
+def _index_key(rest: list, shape: tuple) -> tuple:
+    """The numpy key for the advanced part, with PyTorch's messages for bad indices."""
+    arrays, d = [], 0
+    for p in rest:
+        if isinstance(p, np.ndarray) and p.dtype == np.bool_:
+            if p.ndim:  # x[True] (0-d) adds a dimension of size 1
+                if p.shape != shape[d:d + p.ndim]:
+                    raise IndexError(
+                        f"The shape of the mask {list(p.shape)} at index {d} does not match the "
+                        f"shape of the indexed tensor {list(shape)} at index {d}")
+                arrays.extend(np.nonzero(p))
+            d += p.ndim
+            continue
+        if isinstance(p, np.ndarray):
+            size = shape[d]
+            bad = p[(p < -size) | (p >= size)]
+            if bad.size:
+                raise IndexError(
+                    f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}")
+            arrays.append(p)
+        d += 1
+    shapes = [a.shape for a in arrays]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes "
+            + ", ".join(str(list(s)) for s in shapes)
+        ) from None
+    return tuple(rest)
 
 
 class CopySlices(ArrayFunction):
@@ -153,6 +265,9 @@ class CopySlices(ArrayFunction):
         return grad_a, grad[ctx.key]
 
 
+CopySlices._Node.name = lambda self: "minigrad::autograd::CopySlices"  # as PyTorch names it
+
+
 class Cat(ArrayFunction):
     node_name = "CatBackward0"
     n_params = 1
@@ -166,11 +281,15 @@ class Cat(ArrayFunction):
             if a.ndim == 0:
                 raise RuntimeError(
                     f"zero-dimensional tensor (at position {k}) cannot be concatenated")
+            if a.ndim != ref.ndim and a.shape != (0,):  # 1-D empty tensors are skipped
+                raise RuntimeError(
+                    f"Tensors must have same number of dimensions: got {ref.ndim} and {a.ndim}")
             for d in range(ref.ndim):
                 if d != axis and a.ndim == ref.ndim and a.shape[d] != ref.shape[d]:
                     raise RuntimeError(
-                        f"Sizes of tensors must match except in dimension {axis}. Expected size "
-                        f"{ref.shape[d]} but got size {a.shape[d]} for tensor number {k} in the list."
+                        f"Sizes of tensors must match except in dimension {axis}. Expected "
+                        f"size {ref.shape[d]} but got size {a.shape[d]} for tensor number {k} "
+                        "in the list."
                     )
         ctx.axis, ctx.splits = axis, np.cumsum([a.shape[axis] for a in arrays])[:-1]
         return np.concatenate(arrays, axis=axis)

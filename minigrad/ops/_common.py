@@ -1,0 +1,39 @@
+"""Small helpers the ops share: PyTorch's words for broadcasting errors and dtype names."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# The names PyTorch uses for dtypes in its messages: legacy ("Float") and C++ ("float").
+LEGACY_NAMES = {
+    np.dtype(np.float32): "Float", np.dtype(np.float64): "Double", np.dtype(np.float16): "Half",
+    np.dtype(np.int64): "Long", np.dtype(np.int32): "Int", np.dtype(np.int16): "Short",
+    np.dtype(np.int8): "Char", np.dtype(np.uint8): "Byte", np.dtype(np.bool_): "Bool",
+}
+C_NAMES = {
+    np.dtype(np.float32): "float", np.dtype(np.float64): "double",
+    np.dtype(np.float16): "c10::Half", np.dtype(np.int64): "long int", np.dtype(np.int32): "int",
+    np.dtype(np.int16): "short int", np.dtype(np.int8): "signed char",
+    np.dtype(np.uint8): "unsigned char", np.dtype(np.bool_): "bool",
+}
+
+
+def broadcast_shapes(*shapes: tuple) -> tuple:
+    """The broadcast shape of ``shapes``, or PyTorch's RuntimeError naming the first mismatch.
+
+    Shapes are combined left to right, as PyTorch does: ``a`` is the shape so far, ``b`` the next.
+    """
+    result = tuple(shapes[0])
+    for shape in shapes[1:]:
+        n = max(len(result), len(shape))
+        pa = (1,) * (n - len(result)) + tuple(result)
+        pb = (1,) * (n - len(shape)) + tuple(shape)
+        for dim in range(n - 1, -1, -1):  # PyTorch reports the last mismatching dimension
+            x, y = pa[dim], pb[dim]
+            if x != y and x != 1 and y != 1:
+                raise RuntimeError(
+                    f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
+                    f"at non-singleton dimension {dim}"
+                )
+        result = tuple(y if x == 1 else x for x, y in zip(pa, pb, strict=True))
+    return result

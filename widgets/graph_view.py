@@ -61,6 +61,8 @@ class GraphView(anywidget.AnyWidget):
     revision = traitlets.Int(0).tag(sync=True)
     interval = traitlets.Int(700).tag(sync=True)
 
+    _observer = None  # also for a view whose __init__ failed: ipywidgets closes it on __del__
+
     def __init__(
         self,
         t: Tensor,
@@ -82,7 +84,6 @@ class GraphView(anywidget.AnyWidget):
         }
         self._values = values
         self._display_id: str | None = None
-        self._observer = None
         self._walk: Walk | None = None
         self._graph: Graph | None = None
         self._namespace: Mapping[str, Any] | None = namespace

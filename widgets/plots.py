@@ -141,7 +141,7 @@ class LossPlot:
         self.title = title
         self.losses: list[float] = []
         self._start = time.perf_counter()
-        self._last_draw = 0.0
+        self._last_draw = float("-inf")  # the first update draws
         self._handle = None
         plt = _pyplot()
         self.figure, self.ax = plt.subplots(figsize=(6.4, 3.6))

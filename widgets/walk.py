@@ -87,7 +87,9 @@ def predicted_walk(graph: Graph) -> Walk:
             continue
         step: dict[str, Any] = {"node": box, "label": fn.name(), "in_edge": None, "edges": []}
         step["cells"] = []
-        if isinstance(fn, AccumulateGrad):
+        if box == "C0":
+            step["label"] = ""
+        elif isinstance(fn, AccumulateGrad):
             leaf = graph.title_of(graph.leaf_box[fn])
             step["text"] = f"{fn.name()} will add the gradient that arrives into {leaf}.grad"
         else:

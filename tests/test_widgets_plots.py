@@ -1,0 +1,87 @@
+"""The matplotlib helpers: what they plot comes from autograd and from .data.numpy()."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad
+from tests.conftest import require_module
+from widgets import LossPlot, plot_fit, plot_function_and_grad
+
+
+@pytest.fixture(autouse=True)
+def agg():
+    matplotlib = require_module("matplotlib")
+    matplotlib.use("Agg")
+
+
+def test_function_and_grad_plots_the_autograd_derivative():
+    xs = np.linspace(-2, 2, 41)
+    fig = plot_function_and_grad(lambda x: x**3 - 2 * x, xs)
+    top, bottom = fig.axes
+    (f_line, *_) = top.get_lines()
+    assert np.allclose(f_line.get_ydata(), xs**3 - 2 * xs, atol=1e-5)
+    grad_line = bottom.get_lines()[0]
+    assert np.allclose(grad_line.get_xdata(), xs, atol=1e-6)
+    assert np.allclose(grad_line.get_ydata(), 3 * xs**2 - 2, atol=1e-4)
+    # three tangents by default, each touching the curve with the slope autograd found
+    slopes = [t.get_text() for t in top.texts]
+    assert len(slopes) == 3 and all(s.startswith("slope ") for s in slopes)
+    tangent = top.get_lines()[1]
+    (x0, x1), (y0, y1) = tangent.get_xdata(), tangent.get_ydata()
+    xm = (x0 + x1) / 2
+    assert (y1 - y0) / (x1 - x0) == pytest.approx(3 * xm**2 - 2, rel=1e-4)
+
+
+def test_function_and_grad_accepts_a_tensor_and_tangent_points():
+    fig = plot_function_and_grad(minigrad.sin, minigrad.linspace(0, 3, 31), tangents_at=[1.0])
+    assert len(fig.axes[0].texts) == 1
+    assert fig.axes[0].get_title() == "f and its gradient, from backward()"
+
+
+def test_function_and_grad_rejects_bad_input():
+    with pytest.raises(ValueError, match="elementwise"):
+        plot_function_and_grad(lambda x: x.sum(), np.linspace(0, 1, 5))
+    with pytest.raises(TypeError, match="expects a minigrad Tensor"):
+        plot_function_and_grad(lambda x: 3.0, np.linspace(0, 1, 5))
+    with pytest.raises(ValueError, match="1-d sequence"):
+        plot_function_and_grad(minigrad.sin, [1.0])
+
+
+def test_plot_fit_uses_the_data_and_the_models_prediction():
+    x = minigrad.linspace(0, 1, 10)
+    y = 2 * x + 1
+    w = minigrad.tensor(1.5, requires_grad=True)
+    fig = plot_fit(x, y, lambda t: w * t)  # the prediction requires grad: .data.numpy() copes
+    (ax,) = fig.axes
+    points = ax.collections[0].get_offsets()
+    assert np.allclose(points[:, 0], x.numpy()) and np.allclose(points[:, 1], y.numpy())
+    (line,) = ax.get_lines()
+    assert np.allclose(line.get_ydata(), 1.5 * x.numpy())
+    assert len(plot_fit(x, y).axes[0].get_lines()) == 0
+
+
+def test_loss_plot_grows_and_reads_out_progress():
+    plot = LossPlot(total=20, every=0)
+    assert plot.readout == "step 0/20 (0%)"
+    for i in range(10):
+        plot.update(minigrad.tensor(1.0 / (i + 1)))
+    (line,) = plot.ax.get_lines()
+    assert len(line.get_xdata()) == 10
+    assert plot.readout.startswith("step 10/20 (50%) · loss 0.1 · best 0.1 · ")
+    assert "\nstep 10/20 (50%) · loss 0.1 · best 0.1 · " in plot.ax.get_title()
+    with plot:
+        plot.update(0.05)
+    assert "step 11/20" in plot.ax.get_title()
+    assert plot.finish() is plot.figure
+
+
+def test_loss_plot_redraws_at_most_every_interval():
+    plot = LossPlot(every=3600)
+    for i in range(5):
+        plot.update(float(i))
+    (line,) = plot.ax.get_lines()
+    assert len(line.get_xdata()) == 1  # drawn once, then throttled
+    plot.finish()
+    assert len(line.get_xdata()) == 5

@@ -14,6 +14,7 @@ and fails the same way. The layers, bottom to top:
 from ._dtypes import (
     Size,
     bool,
+    device,
     dtype,
     float16,
     float32,
@@ -107,6 +108,7 @@ from ._tensor_methods import (
     t,
     tanh,
     transpose,
+    unbind,
     unsqueeze,
     var,
     where,

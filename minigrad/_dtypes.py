@@ -20,6 +20,7 @@ __all__ = [
     "int64",
     "bool",
     "Size",
+    "device",
     "from_numpy_dtype",
     "to_numpy_dtype",
     "get_default_dtype",
@@ -100,6 +101,35 @@ def to_numpy_dtype(d: dtype | type | str | np.dtype | None) -> np.dtype | None:
     raise TypeError(f"dtype must be minigrad.dtype, not {type(d).__name__}")
 
 
+class device:  # noqa: N801 - PyTorch spells it in lower case
+    """Where a tensor lives: always ``device(type='cpu')`` in minigrad."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type: str | device, index: int | None = None) -> None:  # noqa: A002
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        name, _, number = str(type).partition(":")
+        self.type = name
+        self.index = int(number) if number else index
+
+    def __repr__(self) -> str:
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
+
+
 class Size(tuple):
     """The shape of a tensor: a tuple that prints as ``minigrad.Size([2, 2])``."""
 
@@ -122,3 +152,7 @@ class Size(tuple):
 
     def __add__(self, other):
         return Size(tuple.__add__(self, tuple(other)))
+
+
+for _cls in (dtype, device, Size):  # they print as minigrad.Size, like torch.Size
+    _cls.__module__ = "minigrad"

@@ -73,6 +73,7 @@ class Tensor:
     def requires_grad(self, value: bool) -> None:
         if self._grad_fn is not None:
             raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables." if value else
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
@@ -130,6 +131,9 @@ class Tensor:
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
 
     def detach(self) -> Tensor:
@@ -213,8 +217,8 @@ class Tensor:
         return self._data.itemsize
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> _dtypes.device:
+        return _dtypes.CPU
 
     @property
     def is_cuda(self) -> bool:
@@ -244,7 +248,7 @@ class Tensor:
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         suffixes = []
         if self._grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self._grad_fn.name()}>")
+            suffixes.append(f"grad_fn=<{type(self._grad_fn).__name__}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         return _printing.format_tensor(self._data, suffixes)
@@ -255,11 +259,6 @@ class Tensor:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return self._data.shape[0]
-
-    def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
 
     def __bool__(self) -> bool:
         if self._data.size != 1:

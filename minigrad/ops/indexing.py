@@ -11,6 +11,7 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, wrap_dim
+from ._common import broadcast_shapes
 from .shape import Unsqueeze
 
 
@@ -330,7 +331,11 @@ class Where(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b, condition):
         ctx.condition = condition
-        return np.where(condition, a, b)
+        try:
+            return np.where(condition, a, b)
+        except ValueError:
+            broadcast_shapes(np.shape(condition), np.shape(a), np.shape(b))  # PyTorch's error
+            raise
 
     @staticmethod
     def backward(ctx, grad):

@@ -117,6 +117,8 @@ def setitem(t: Tensor, index, value) -> Tensor:
     if _grad_state.enabled and t._requires_grad and t._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    _check_expand(np.shape(value._data if isinstance(value, Tensor) else value),
+                  np.shape(t._data[key]))
     if check_inplace(t, (value,)):
         old = new_tensor(t._data.copy(), t._grad_fn, t._requires_grad)
         old._accumulator = t._accumulator
@@ -128,3 +130,22 @@ def setitem(t: Tensor, index, value) -> Tensor:
         t._data[key] = value._data if isinstance(value, Tensor) else value
     t._vc[0] += 1
     return t
+
+
+def _check_expand(shape: tuple, target: tuple) -> None:
+    """``value`` must expand to the indexed shape; PyTorch's message when it does not."""
+    while shape and shape[0] == 1 and len(shape) > len(target):
+        shape = shape[1:]  # leading ones are dropped, as PyTorch does
+    if len(shape) > len(target):
+        raise RuntimeError(
+            f"expand(minigrad.FloatTensor{{{list(shape)}}}, size={list(target)}): the number of "
+            f"sizes provided ({len(target)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({len(shape)})")
+    lead = len(target) - len(shape)
+    for i, n in enumerate(shape):
+        want = target[lead + i]
+        if n != want and n != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({want}) must match the existing size ({n}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
+                f"sizes: {list(shape)}")

@@ -115,7 +115,9 @@ class Sigmoid(ArrayFunction):
     def forward(ctx, a):
         # exp of a negative number never overflows: split the two signs
         e = np.exp(-np.abs(a))
-        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e))
+        if a.dtype.kind == "f":  # integers give floats (the base makes them float32)
+            out = out.astype(a.dtype, copy=False)
         ctx.save_for_backward(out)
         return out
 

@@ -200,11 +200,13 @@ def _captured_grads(roots, grads, inputs, keep, allow_unused) -> list:
     if len(capture) != len(inputs):
         raise RuntimeError("minigrad.autograd.grad: the same tensor appears twice in inputs")
     found = run_backward(list(zip(roots, grads)), keep, capture)
-    if not allow_unused and any(g is None for g in found):
-        raise RuntimeError(
-            "One of the differentiated Tensors appears to not have been used in the graph. "
-            "Set allow_unused=True if this is the desired behavior."
-        )
+    if not allow_unused:
+        for i, g in enumerate(found):
+            if g is None:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
     return found
 
 

@@ -70,7 +70,8 @@ class Node:
 
     def __repr__(self) -> str:
         cls = type(self)  # built-in nodes print bare, custom ones with their module (as PyTorch)
-        where = "" if cls.__module__ == "builtins" else f"{cls.__module__}."
+        bare = cls.__module__ == "builtins" or cls is AccumulateGrad
+        where = "" if bare else f"{cls.__module__}."
         return f"<{where}{cls.__name__} object at {id(self):#x}>"
 
     @property

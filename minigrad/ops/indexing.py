@@ -266,9 +266,6 @@ class CopySlices(ArrayFunction):
         return grad_a, grad[ctx.key]
 
 
-CopySlices._Node.name = lambda self: "minigrad::autograd::CopySlices"  # as PyTorch names it
-
-
 class Cat(ArrayFunction):
     node_name = "CatBackward0"
     n_params = 1

@@ -57,6 +57,8 @@ class UnsafeOrCorruptFileError(ValueError):
     ``reason`` are kept as attributes; the message names the file and says what is wrong.
     """
 
+    __module__ = "minigrad.serialization"  # its public home, as tracebacks show it
+
     def __init__(self, filename: str, reason: str) -> None:
         super().__init__(filename, reason)
         self.filename = filename

@@ -217,8 +217,12 @@ def load(f: FileLike, map_location: Any = None, weights_only: bool = True) -> An
         document = json.loads(
             metadata[STRUCTURE_KEY], object_pairs_hook=_pairs, parse_constant=_constant
         )
-        if not isinstance(document, dict) or document.get("version") != _VERSION:
-            raise _BadNode(f"unknown version; this minigrad reads version {_VERSION}")
+        if not isinstance(document, dict) or type(document.get("version")) is not int:
+            raise _BadNode("expected an object with an integer 'version'")
+        if document["version"] != _VERSION:
+            raise _BadNode(
+                f"version {document['version']} is unknown; this minigrad reads {_VERSION}"
+            )
         if set(document) != {"version", "object"}:
             raise _BadNode("expected exactly the keys 'version' and 'object'")
         obj = _decode(document["object"], tensors, used)

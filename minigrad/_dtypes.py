@@ -80,7 +80,7 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
         return _BY_NUMPY[np_dtype]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The only "
             "supported types are: float64, float32, float16, int64, int32, int16, int8, "
             "uint8, and bool."
         ) from None

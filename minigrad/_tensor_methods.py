@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
-from . import _dtypes as _dt
 from ._dtypes import Size, dtype, to_numpy_dtype
 from .autograd.engine import tensor_backward
 from .autograd.function import accumulator_of, retain_grad_hook
@@ -26,6 +25,7 @@ from .ops import linalg as L
 from .ops import reduction as R
 from .ops import shape as S
 from .ops import unary as U
+from .ops._common import broadcast_shapes
 from .tensor import Tensor, new_tensor, wrap_dim
 
 _Number = (int, float, bool)
@@ -168,12 +168,7 @@ def relu(input):
 
 def clamp(input, min=None, max=None):  # noqa: A002
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        result = input
-        if min is not None:
-            result = maximum(result, min)
-        if max is not None:
-            result = minimum(result, max)
-        return result
+        return U.ClampTensor.apply(input, _operand(min), _operand(max))
     return U.Clamp.apply(input, min, max)
 
 
@@ -183,9 +178,11 @@ clip = clamp
 # -- reductions -------------------------------------------------------------------------------
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
-    result = R.Sum.apply(input) if dim is None and not keepdim else R.SumDim.apply(
-        input, dim, keepdim)
-    return result if dtype is None else result.to(dtype)
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None and not keepdim:
+        return R.Sum.apply(input)
+    return R.SumDim.apply(input, dim, keepdim)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
@@ -199,6 +196,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 class _MinMax(tuple):
     """``(values, indices)`` with names, like ``torch.return_types.max``."""
 
+    __slots__ = ()
     _name = "max"
 
     @property
@@ -214,8 +212,9 @@ class _MinMax(tuple):
                 f"indices={self[1]!r})")
 
 
-class _Min(_MinMax):
-    _name = "min"
+_Max = type("max", (_MinMax,), {"__slots__": (), "__module__": "minigrad.return_types"})
+_Min = type("min", (_MinMax,), {"__slots__": (), "_name": "min",
+                                "__module__": "minigrad.return_types"})
 
 
 def _extreme(input, dim, keepdim, largest: bool):
@@ -226,7 +225,7 @@ def _extreme(input, dim, keepdim, largest: bool):
     values = (R.ExtremeDim if largest else R.MinDim).apply(input, dim, keepdim, largest)
     indices = new_tensor(values._grad_fn.indices if values._grad_fn else
                          _argextreme(input._data, dim, keepdim, largest))
-    return (_MinMax if largest else _Min)((values, indices))
+    return (_Max if largest else _Min)((values, indices))
 
 
 def _argextreme(a, dim, keepdim, largest):
@@ -275,11 +274,18 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return R.Std.apply(input, dim, _correction(unbiased, correction), keepdim)
 
 
-def softmax(input, dim, dtype=None):
+_NO_DIM = object()
+
+
+def softmax(input, dim=_NO_DIM, dtype=None):
+    if dim is _NO_DIM:
+        raise TypeError('softmax() missing 1 required positional arguments: "dim"')
     return R.Softmax.apply(input if dtype is None else input.to(dtype), dim)
 
 
-def log_softmax(input, dim, dtype=None):
+def log_softmax(input, dim=_NO_DIM, dtype=None):
+    if dim is _NO_DIM:
+        raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
     return R.LogSoftmax.apply(input if dtype is None else input.to(dtype), dim)
 
 
@@ -419,7 +425,7 @@ def matmul(input, other):
         if input.shape[0] != other.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{input.shape[0]} "
                                f"and {other.shape[0]}x{other.shape[1]})")
-        return S.SqueezeDim.apply(mm(unsqueeze(input, 0), other), 0)
+        return S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
     return L.BatchedMatmul.apply(input, other)
 
 
@@ -427,7 +433,7 @@ def matmul(input, other):
 
 def cat(tensors, dim=0):
     if not tensors:
-        raise RuntimeError("minigrad.cat(): expected a non-empty list of Tensors")
+        raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
     return I.Cat.apply(*tensors, dim)
 
 
@@ -469,7 +475,11 @@ def _compare(ufunc):
             return NotImplemented
         b = other._data if isinstance(other, Tensor) else other
         a = self._data if isinstance(self, Tensor) else self
-        return new_tensor(np.asarray(ufunc(a, b)))
+        try:
+            return new_tensor(np.asarray(ufunc(a, b)))
+        except ValueError:
+            broadcast_shapes(np.shape(a), np.shape(b))  # PyTorch's message
+            raise
 
     return method
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..autograd.function import ArrayFunction
@@ -175,10 +177,16 @@ class Var(ArrayFunction):
     n_params = 3
 
     @staticmethod
-    def forward(ctx, a, dim, correction, keepdim):
-        _check_floating(a, "var")
+    def forward(ctx, a, dim, correction, keepdim, name="var"):
+        if a.dtype.kind != "f":
+            raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
         n = int(np.prod([a.shape[i] for i in axes]))
+        if n - correction <= 0:
+            warnings.warn(
+                f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
+                "the reduction factor (input numel divided by output numel).",
+                UserWarning, stacklevel=4)
         centred = a - a.mean(axis=axes, keepdims=True)
         ctx.save_for_backward(centred)
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
@@ -198,7 +206,7 @@ class Std(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim, correction, keepdim):
-        variance = Var.forward(ctx, a, dim, correction, keepdim)
+        variance = Var.forward(ctx, a, dim, correction, keepdim, "std")
         out = np.sqrt(variance)
         ctx.std = out
         return out

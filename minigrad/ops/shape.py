@@ -131,6 +131,12 @@ class SqueezeDim(ArrayFunction):
         return grad.reshape(ctx.shape)
 
 
+class SqueezeMatmul(SqueezeDim):
+    """The squeeze that ends ``vector @ matrix`` (PyTorch's SqueezeBackward4)."""
+
+    node_name = "SqueezeBackward4"
+
+
 class Unsqueeze(ArrayFunction):
     node_name = "UnsqueezeBackward0"
     n_params = 1

@@ -166,3 +166,27 @@ class Clamp(ArrayFunction):
         if hi is not None:
             inside &= a <= hi
         return grad * inside
+
+
+class ClampTensor(ArrayFunction):
+    """``clamp(x, min=tensor, max=tensor)``: the bounds broadcast and get gradients too."""
+
+    node_name = "ClampBackward0"
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        ctx.save_for_backward(a, lo, hi)
+        out = a if lo is None else np.maximum(a, lo)
+        return out if hi is None else np.minimum(out, hi)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, lo, hi = ctx.saved_tensors
+        zero = np.zeros((), grad.dtype)
+        raised = a if lo is None else np.maximum(a, lo)  # clamp is min(max(a, lo), hi)
+        kept = True if hi is None else raised <= hi
+        grad_a = np.where((True if lo is None else a >= lo) & kept, grad, zero)
+        grad_lo = None if lo is None else np.where((a < lo) & kept, grad, zero)
+        grad_hi = None if hi is None else np.where(raised > hi, grad, zero)
+        return grad_a, grad_lo, grad_hi

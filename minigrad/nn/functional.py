@@ -20,6 +20,8 @@ from ..ops import shape as S
 from ..tensor import Tensor
 from ._reduction import reduction_of
 
+_REDUCTIONS = ("mean", "sum", "none")
+
 __all__ = [
     "linear",
     "relu",
@@ -147,13 +149,15 @@ def mse_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Mean squared error; warns (as PyTorch does) when the shapes differ and broadcast."""
-    _warn_shape(input, target)
-    shape = _broadcast_shape(input._data.shape, target._data.shape)
-    reduction = reduction_of(size_average, reduce, reduction)
-    if input._data.shape != shape:
-        input = S.Expand.apply(input, shape)
-    if target._data.shape != shape:
-        target = S.Expand.apply(target, shape)
+    if input._data.shape != target._data.shape:  # the rare case first; the hot path is short
+        _warn_shape(input, target)
+        shape = _broadcast_shape(input._data.shape, target._data.shape)
+        if input._data.shape != shape:
+            input = S.Expand.apply(input, shape)
+        if target._data.shape != shape:
+            target = S.Expand.apply(target, shape)
+    if size_average is not None or reduce is not None or reduction not in _REDUCTIONS:
+        reduction = reduction_of(size_average, reduce, reduction)
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{_type_name(input)}'")
     return LO.MseLoss.apply(input, target, reduction)

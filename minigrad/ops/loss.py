@@ -33,15 +33,23 @@ class MseLoss(ArrayFunction):
 
     @staticmethod
     def forward(ctx, input, target, reduction):
-        ctx.save_for_backward(input, target)
-        ctx.reduction = reduction
+        ctx.save_for_backward(input, target)  # so that in-place changes are caught
         diff = input - target
-        return reduce(diff * diff, reduction)
+        ctx.diff, ctx.reduction = diff, reduction
+        if reduction == "none":
+            return diff * diff
+        flat = diff.reshape(-1)
+        total = np.dot(flat, flat)  # the sum of squares in one call: this is the hot loss
+        if reduction == "sum":
+            return total
+        return total / diff.size if diff.size else np.array(np.nan, diff.dtype)
 
     @staticmethod
     def backward(ctx, grad):
-        input, target = ctx.saved_tensors
-        g = (input - target) * scale(grad * 2, ctx.reduction, input.size)
+        ctx.saved_tensors  # noqa: B018 - raises if freed, or changed in place since forward
+        diff = ctx.diff
+        norm = 2.0 / diff.size if ctx.reduction == "mean" else 2.0
+        g = norm * diff * grad
         need_input, need_target = ctx.needs_input_grad
         return (g if need_input else None), (-g if need_target else None)
 
@@ -77,13 +85,15 @@ class NllLoss(ArrayFunction):
         if reduction == "sum":
             return total
         ctx.total_weight = w.sum()
-        return total / ctx.total_weight
+        with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: nan
+            return total / ctx.total_weight
 
     @staticmethod
     def backward(ctx, grad):
         per_item = -ctx.w * grad
         if ctx.reduction == "mean":
-            per_item = per_item / ctx.total_weight
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per_item = per_item / ctx.total_weight
         shape = ctx.shape
         moved = shape[:1] + shape[2:] + shape[1:2] if len(shape) > 1 else shape
         out = np.zeros(moved, grad.dtype)

@@ -14,9 +14,6 @@ function button(label, title) {
   return b;
 }
 
-function byId(root, id) {
-  return id ? root.querySelector(`[id="mg_${id}"]`) : null;
-}
 
 function render({ model, el }) {
   el.classList.add("mg-view");
@@ -41,6 +38,8 @@ function render({ model, el }) {
   let fresh = true; // the state as Python sent it: nothing highlighted
   let timer = null;
   let cells = new Map(); // cell id -> [element, before, after, step index]
+  let els = new Map(); // stable id (T0, F1, E2, T1_grad) -> SVG element, indexed once per load
+  const byId = (id) => (id ? els.get(id) || null : null);
 
   function stop() {
     if (timer !== null) clearInterval(timer);
@@ -60,10 +59,12 @@ function render({ model, el }) {
       stage.replaceChildren(pre);
     }
     steps = model.get("steps") || [];
+    els = new Map();
+    for (const e of stage.querySelectorAll('[id^="mg_"]')) els.set(e.id.slice(3), e);
     cells = new Map();
     steps.forEach((step, i) => {
       for (const [id, before, after] of step.cells || []) {
-        const box = byId(stage, id);
+        const box = byId(id);
         const text = box ? box.querySelector("text") : null;
         if (text) cells.set(id, [text, before, after, i]);
       }
@@ -81,12 +82,12 @@ function render({ model, el }) {
       e.classList.remove("mg-active", "mg-done", "mg-waiting", "mg-sending", "mg-pending");
     }
     steps.forEach((step, i) => {
-      const node = byId(stage, step.node);
+      const node = byId(step.node);
       const edges = (step.edges || []).map(([id]) => id);
       if (step.in_edge) edges.push(step.in_edge[0]);
       if (node && !fresh) node.classList.add(i < k - 1 ? "mg-done" : i === k - 1 ? "mg-active" : "mg-waiting");
       for (const id of edges) {
-        const edge = byId(stage, id);
+        const edge = byId(id);
         if (!edge) continue;
         if (i >= k) edge.classList.add("mg-pending");
         else if (i === k - 1 && !fresh) edge.classList.add("mg-sending");

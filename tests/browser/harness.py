@@ -1,0 +1,350 @@
+"""Run notebooks in a real JupyterLab, in headless Chromium, driven by Playwright.
+
+Reusable by every browser test (the graph view's, the lessons'). The facts it
+rests on are in shared/notes/browser-testing.md; in short:
+
+- ``JupyterLab(folder)`` copies ``folder`` to a temporary directory and starts
+  an isolated JupyterLab on it (its own config, runtime, settings and workspace
+  dirs, a random token, a free port, no news, no update checks), with this
+  working tree on the kernel's ``PYTHONPATH``. A context manager; it stops the
+  server and removes the copy on exit.
+- ``lab.open("name.ipynb")`` launches Debian's Chromium (never a downloaded
+  one) and returns a ``NotebookPage``, also a context manager: on exit it fails
+  the test on any uncaught page error, and when the test failed it saves a
+  screenshot, the page's HTML, the page errors and the server log into
+  ``test-artifacts/``.
+- ``NotebookPage.wait_for_kernel()`` polls ``/api/kernels`` until the kernel
+  exists, is idle and has a connection: the toolbar says "idle" too early, and
+  Run All at that moment opens a "Select Kernel" dialog that hangs the test.
+- ``run_all()`` uses the menu (Run > Run All Cells); ``wait_until_executed()``
+  waits until every code cell has an execution number; ``run_cell(i)`` runs
+  one cell (Shift+Enter) and waits for it. No sleeps: Playwright's auto-wait.
+
+Usage::
+
+    from tests.browser.harness import JupyterLab, require_browser
+
+    def test_lesson():
+        require_browser()
+        with JupyterLab(LESSONS) as lab, lab.open("01_eggs.ipynb") as nb:
+            nb.run_all()
+            nb.wait_until_executed()
+            expect(nb.page.locator(".jp-OutputArea-output").first).to_be_visible()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from tests.conftest import require_module, require_program
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+SERVER_TIMEOUT = 60.0  # seconds: server start, kernel start
+CELL_TIMEOUT = 60_000  # milliseconds: one cell, or Run All
+
+
+def require_browser() -> str:
+    """Chromium's path, with Playwright and JupyterLab importable; else skip (fail in CI)."""
+    require_module("playwright.sync_api")
+    require_module("jupyterlab")
+    return require_program("chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read().decode())
+
+
+def _poll(check, what: str, timeout: float = SERVER_TIMEOUT, interval: float = 0.1) -> Any:
+    """Call ``check()`` until it returns something truthy; a poll, not a sleep-and-hope."""
+    deadline = time.monotonic() + timeout
+    last_error: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            result = check()
+            if result:
+                return result
+        except Exception as error:  # a transient 500 while the kernel starts, a refused port
+            last_error = error
+        time.sleep(interval)
+    raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what} ({last_error!r})")
+
+
+class JupyterLab:
+    """An isolated JupyterLab serving a temporary copy of ``folder``."""
+
+    def __init__(self, folder: Path | str, *, extra_env: dict[str, str] | None = None) -> None:
+        self.source = Path(folder)
+        self.extra_env = extra_env or {}
+        self.token = secrets.token_hex(16)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.tmp: Path | None = None
+        self.root: Path | None = None
+        self.process: subprocess.Popen | None = None
+        self.log_path: Path | None = None
+        self.started = 0.0
+
+    # -- server ----------------------------------------------------------------------
+
+    def __enter__(self) -> JupyterLab:
+        self.started = time.perf_counter()
+        self.tmp = Path(tempfile.mkdtemp(prefix="minigrad-lab-"))
+        self.root = self.tmp / "root"
+        shutil.copytree(self.source, self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        env = self._env()
+        self.log_path = self.tmp / "server.log"
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "jupyter", "lab", *self._args()],
+                env=env,
+                cwd=self.root,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,  # its own process group: stop() ends it and its kernels
+            )
+        try:
+            _poll(self._status_ok, "JupyterLab to answer /api/status")
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def _env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        for name in ("config", "runtime", "settings", "workspaces", "data"):
+            (self.tmp / name).mkdir()
+        env["JUPYTER_CONFIG_DIR"] = str(self.tmp / "config")
+        env["JUPYTER_RUNTIME_DIR"] = str(self.tmp / "runtime")
+        env["JUPYTERLAB_SETTINGS_DIR"] = str(self.tmp / "settings")
+        env["JUPYTERLAB_WORKSPACES_DIR"] = str(self.tmp / "workspaces")
+        env["IPYTHONDIR"] = str(self.tmp / "ipython")
+        news = self.tmp / "settings" / "@jupyterlab" / "apputils-extension"
+        news.mkdir(parents=True)
+        (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+        env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+        env.update(self.extra_env)
+        return env
+
+    def _args(self) -> list[str]:
+        return [
+            "--no-browser",
+            "--allow-root",
+            "--ip=127.0.0.1",
+            f"--port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={self.root}",
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ]
+
+    def _status_ok(self) -> bool:
+        if self.process is not None and self.process.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with {self.process.returncode}:\n{self.log()}")
+        return bool(_get_json(self.api("status")))
+
+    def api(self, path: str) -> str:
+        return f"{self.base}/api/{path}?token={self.token}"
+
+    def url(self, notebook: str) -> str:
+        return f"{self.base}/lab/tree/{notebook}?reset&token={self.token}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path else ""
+
+    def kernels(self) -> list[dict[str, Any]]:
+        return _get_json(self.api("kernels"))
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+                self.process.wait(timeout=15)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.process.wait(timeout=15)
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    # -- notebooks --------------------------------------------------------------------
+
+    def open(self, notebook: str, name: str | None = None) -> NotebookPage:
+        """A browser page on ``notebook`` (a path inside the folder); ``name`` labels artifacts."""
+        return NotebookPage(self, notebook, name or Path(notebook).stem)
+
+
+class NotebookPage:
+    """One notebook open in headless Chromium; ``page`` is Playwright's ``Page``."""
+
+    def __init__(self, lab: JupyterLab, notebook: str, name: str) -> None:
+        self.lab = lab
+        self.notebook = notebook
+        self.name = name
+        self.errors: list[str] = []
+        self.console_errors: list[str] = []
+        self._playwright = None
+        self._context = None
+        self.page = None
+
+    def __enter__(self) -> NotebookPage:
+        from playwright.sync_api import sync_playwright
+
+        self._profile = tempfile.mkdtemp(prefix="minigrad-chromium-")
+        self._playwright = sync_playwright().start()
+        try:
+            self._context = self._playwright.chromium.launch_persistent_context(
+                self._profile,
+                executable_path=shutil.which("chromium"),
+                headless=True,
+                args=CHROMIUM_ARGS,
+                viewport={"width": 1280, "height": 1000},
+            )
+            self._context.set_default_timeout(CELL_TIMEOUT)
+            self.page = self._context.new_page()
+            self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+            self.page.on(
+                "console",
+                lambda msg: self.console_errors.append(msg.text) if msg.type == "error" else None,
+            )
+            self.page.goto(self.lab.url(self.notebook))
+            self.page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+        except BaseException:
+            self.__exit__(*sys.exc_info())
+            raise
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            if kind is None and self.errors:
+                kind = AssertionError
+                self.save_artifacts("page-errors")
+                raise AssertionError("errors in the page:\n" + "\n".join(self.errors))
+            if kind is not None and self.page is not None:
+                self.save_artifacts("failed")
+        finally:
+            if self._context is not None:
+                self._context.close()
+            if self._playwright is not None:
+                self._playwright.stop()
+            shutil.rmtree(self._profile, ignore_errors=True)
+
+    # -- kernel and cells ---------------------------------------------------------------
+
+    def wait_for_kernel(self) -> dict[str, Any]:
+        """Until the notebook's kernel is idle and connected (see the module docstring)."""
+
+        def ready():
+            for kernel in self.lab.kernels():
+                if kernel.get("execution_state") == "idle" and kernel.get("connections", 0) > 0:
+                    return kernel
+            return None
+
+        return _poll(ready, "the kernel to be idle and connected")
+
+    def menu(self, *path: str) -> None:
+        """Click through the menu bar: ``menu("Run", "Run All Cells")``."""
+        top, *rest = path
+        self.page.locator(".lm-MenuBar-itemLabel", has_text=top).first.click()
+        for label in rest:
+            self.page.locator(".lm-Menu-itemLabel", has_text=label).first.click()
+
+    def code_cells(self):
+        return self.page.locator(".jp-Notebook .jp-CodeCell")
+
+    def run_all(self) -> None:
+        self.wait_for_kernel()
+        self.menu("Run", "Run All Cells")
+
+    def wait_until_executed(self, timeout: float = CELL_TIMEOUT) -> None:
+        """Until every code cell shows an execution number (none is queued or running)."""
+        self.page.wait_for_function(
+            """() => {
+                const prompts = [...document.querySelectorAll(
+                    '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')];
+                return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+            }""",
+            timeout=timeout,
+        )
+
+    def run_cell(self, index: int, timeout: float = CELL_TIMEOUT) -> None:
+        """Run code cell ``index`` (0-based) with Shift+Enter and wait until it finished."""
+        self.wait_for_kernel()
+        cell = self.code_cells().nth(index)
+        prompt = cell.locator(".jp-InputArea-prompt")
+        before = prompt.text_content()
+        prompt.click()  # selects the cell, in command mode
+        self.page.keyboard.press("Shift+Enter")
+        self.page.wait_for_function(
+            """([cell, before]) => {
+                const p = cell.querySelector('.jp-InputArea-prompt').textContent;
+                return /\\[\\d+\\]/.test(p) && p !== before;
+            }""",
+            arg=[cell.element_handle(), before],
+            timeout=timeout,
+        )
+
+    def outputs(self, index: int):
+        """The output area of code cell ``index``."""
+        return self.code_cells().nth(index).locator(".jp-OutputArea-output")
+
+    # -- evidence -----------------------------------------------------------------------
+
+    def save_artifacts(self, why: str) -> Path:
+        """Screenshot, HTML, page errors and server log into test-artifacts/."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        stem = ARTIFACTS / f"{self.name}-{why}"
+        try:
+            self.page.screenshot(path=f"{stem}.png", full_page=True)
+            Path(f"{stem}.html").write_text(self.page.content())
+        except Exception as error:  # a crashed page: keep what can be kept
+            Path(f"{stem}.screenshot-error.txt").write_text(repr(error))
+        Path(f"{stem}.errors.txt").write_text(
+            "page errors:\n" + "\n".join(self.errors) + "\n\nconsole errors:\n"
+            + "\n".join(self.console_errors)
+        )  # fmt: skip
+        Path(f"{stem}.server.log").write_text(self.lab.log())
+        return stem
+
+
+__all__ = ["JupyterLab", "NotebookPage", "require_browser", "ARTIFACTS", "free_port"]

@@ -116,6 +116,20 @@ def pow(input, exponent):  # noqa: A001 - PyTorch's name
     return A.PowScalar.apply(input, _operand(exponent))
 
 
+def remainder(input, other):
+    if not isinstance(input, Tensor):
+        return A.RRemainder.apply(_operand(input), other)
+    if isinstance(other, Tensor):
+        return A.Remainder.apply(input, other)
+    return A.RemainderScalar.apply(input, _operand(other))
+
+
+def floor_divide(input, other):
+    if not isinstance(input, Tensor):
+        return A.FloorDivide.apply(_operand(input), other)
+    return A.FloorDivide.apply(input, _operand(other))
+
+
 def neg(input):
     return A.Neg.apply(input)
 
@@ -605,6 +619,12 @@ METHODS: dict[str, Any] = {
     "__rtruediv__": lambda self, other: A.Mul.apply(A.Reciprocal.apply(self), _operand(other)),
     "__neg__": neg, "__pos__": lambda self: self, "__abs__": abs,
     "__pow__": pow, "__rpow__": lambda self, other: A.RPow.apply(self, _operand(other)),
+    "__floordiv__": floor_divide,
+    "__rfloordiv__": lambda self, other: floor_divide(_operand(other), self),
+    "__mod__": remainder,
+    "__rmod__": lambda self, other: remainder(_operand(other), self),
+    "floor_divide": floor_divide,
+    "remainder": remainder,
     "__matmul__": matmul, "__rmatmul__": lambda self, other: matmul(other, self),
     "maximum": maximum, "minimum": minimum,
     # elementwise functions

@@ -6,6 +6,23 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 
+_BOOL = np.dtype(np.bool_)
+
+
+def _no_bool_subtraction(a, b) -> None:
+    """PyTorch refuses ``-`` with bools: masks are inverted with ``~``."""
+    if a.dtype is _BOOL and (type(b) is bool or getattr(b, "dtype", None) is _BOOL):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If "
+                       "you are trying to invert a mask, use the `~` or `logical_not()` operator "
+                       "instead.")
+
+
+def _no_integer_division_by_zero(a, b) -> None:
+    if np.result_type(a, b).kind in "iu" and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
+
 
 class Add(ArrayFunction):
     node_name = "AddBackward0"
@@ -26,6 +43,8 @@ class Sub(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
+        if a.dtype is _BOOL or type(b) is bool or getattr(b, "dtype", None) is _BOOL:
+            _no_bool_subtraction(a, b)
         return a - b
 
     @staticmethod
@@ -41,6 +60,8 @@ class RSub(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, number):
+        if a.dtype is _BOOL or type(number) is bool:
+            _no_bool_subtraction(a, number)
         return number - a
 
     @staticmethod
@@ -101,6 +122,10 @@ class Neg(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _BOOL:
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                "to invert a mask, use the `~` or `logical_not()` operator instead.")
         return -a
 
     @staticmethod
@@ -200,3 +225,68 @@ class Minimum(ArrayFunction):
         a, b = ctx.saved_tensors
         share = np.where(a < b, 1.0, np.where(a == b, 0.5, 0.0)).astype(grad.dtype)
         return grad * share, grad * (1 - share)
+
+
+class RemainderScalar(ArrayFunction):
+    """``tensor % number`` (Python's sign rule: the result has the sign of the divisor)."""
+
+    node_name = "RemainderBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, number):
+        _no_integer_division_by_zero(a, number)
+        return np.remainder(a, number) + 0  # + 0 turns numpy's -0. into PyTorch's 0.
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class Remainder(ArrayFunction):
+    """``tensor % tensor``."""
+
+    node_name = "RemainderBackward1"
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _no_integer_division_by_zero(a, b)
+        ctx.save_for_backward(a, b)
+        return np.remainder(a, b) + 0
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad, -grad * np.floor_divide(a, b)
+
+
+class FloorDivide(ArrayFunction):
+    """``a // b``: PyTorch records it but has no derivative for it."""
+
+    node_name = "NotImplemented"
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _no_integer_division_by_zero(a, b)
+        return np.floor_divide(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+class RRemainder(FloorDivide):
+    """``number % tensor``: recorded, without a derivative, as in PyTorch."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _no_integer_division_by_zero(a, b)
+        return np.remainder(a, b) + 0
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::remainder is not implemented")

@@ -1,20 +1,22 @@
 """The backward pass: an iterative walk of the graph in dependency order.
 
-``execution_order`` is the scheduler. It counts, for every node reachable from
-the roots, how many edges point at it; a node becomes ready when all of them
-have been processed. Among ready nodes the most recently created runs first
-(PyTorch's rule), and a leaf's AccumulateGrad runs as soon as it is ready. It is
-a loop with an explicit heap, never recursion, so a 100,000-op chain is fine.
+``run_backward`` first counts, for every node reachable from the roots, how many
+edges point at it; a node becomes ready when all of them have delivered their
+gradient. Among ready nodes the most recently created runs first (PyTorch's
+rule), and a leaf's AccumulateGrad runs as soon as it is ready. Each node gets
+the sum of the gradients sent to it, runs its backward, and passes one gradient
+along each edge. It is a loop with an explicit heap, never recursion, so a
+100,000-op chain is fine.
 
-``run_backward`` executes that order: each node receives the sum of the
-gradients sent to it, runs its backward, and passes one gradient along each
-edge. Observers (``minigrad.autograd.graph``) can follow every step; that is
-the seam the graph widget uses, and the engine knows nothing else about it.
+``execution_order`` is the same walk with no gradients (nothing runs), so the
+order it predicts is the order backward uses. Observers
+(``minigrad.autograd.graph``) can follow every step of a real pass; that is the
+seam the graph widget uses, and the engine knows nothing else about it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from heapq import heapify, heappop, heappush
 
 import numpy as np
@@ -30,58 +32,55 @@ observers: list = []  # see minigrad.autograd.graph.register_backward_observer
 
 
 def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
-    deps: dict[Node, int] = dict.fromkeys(roots, 0)
-    stack = list(deps)
+    deps: dict[Node, int] = {}
+    stack = list(roots)
     while stack:
-        node = stack.pop()
-        for fn in node._next:
-            if fn is None:
-                continue
-            count = deps.get(fn)
-            if count is None:
-                deps[fn] = 1
-                stack.append(fn)
-            else:
-                deps[fn] = count + 1
+        for fn in stack.pop()._next:
+            if fn is not None:
+                count = deps.get(fn)
+                if count is None:
+                    deps[fn] = 1
+                    stack.append(fn)
+                else:
+                    deps[fn] = count + 1
     return deps
 
 
-def execution_order(roots: Sequence[Node]) -> Iterator[Node]:
-    """Yield the nodes reachable from ``roots`` in the order backward runs them."""
-    deps = _count_dependencies(roots)
-    ready = [(-node._seq, node) for node in deps if deps[node] == 0]
-    heapify(ready)
-    while ready:
-        node = heappop(ready)[1]
-        yield node
-        for fn in node._next:
-            if fn is not None:
-                count = deps[fn] - 1
-                deps[fn] = count
-                if count == 0:
-                    heappush(ready, (-fn._seq, fn))
+def execution_order(roots: Sequence[Node]) -> list[Node]:
+    """The nodes reachable from ``roots`` in the order backward runs them."""
+    order: list[Node] = []
+    run_backward([(node, None) for node in roots], True, order=order)
+    return order
 
 
-def run_backward(roots: Sequence[tuple[Node, np.ndarray]], retain_graph: bool,
-                 capture: dict[Node, int] | None = None) -> list:
+def run_backward(roots: Sequence[tuple[Node, np.ndarray | None]], retain_graph: bool,
+                 capture: dict[Node, int] | None = None, order: list | None = None) -> list:
     """Propagate gradients from ``roots`` (node, gradient) pairs through the graph.
 
     Without ``capture`` the gradients end in the leaves' ``.grad``. With it
     (``autograd.grad``), the gradient arriving at each captured node is returned
-    instead and no leaf is touched.
+    instead and no leaf is touched. ``order``, if given, collects the nodes in
+    the order they run.
     """
     buffers: dict[Node, np.ndarray] = {}
     for node, g in roots:
-        buffers[node] = g if node not in buffers else buffers[node] + g
+        if g is not None:
+            buffers[node] = g if node not in buffers else buffers[node] + g
+    start = list(dict.fromkeys(node for node, _ in roots))
+    deps = _count_dependencies(start)
+    ready = [(-node._seq, node) for node in start if node not in deps]
+    heapify(ready)
     captured: list = [None] * (len(capture) if capture else 0)
-    watchers = tuple(observers)
-    start = list(buffers)
+    watchers = tuple(observers) if order is None else ()
     for w in watchers:
         w.on_backward_begin(start)
     nan_check = anomaly.enabled and anomaly.check_nan
     node = None
     try:
-        for node in execution_order(start):
+        while ready:
+            node = heappop(ready)[1]
+            if order is not None:
+                order.append(node)
             grad = buffers.pop(node, None)
             if grad is None:
                 outs = (None,) * len(node._next)
@@ -94,17 +93,24 @@ def run_backward(roots: Sequence[tuple[Node, np.ndarray]], retain_graph: bool,
                     if node in capture:
                         captured[capture[node]] = grad
                     outs = () if type(node) is AccumulateGrad else node._run(grad)
-            if nan_check:
-                check_nan(node, outs)
-            if not retain_graph and node._saved is not None:
-                node._saved = _FREED  # what forward saved is gone: a second pass must fail
+                if nan_check:
+                    check_nan(node, outs)
+                if not retain_graph and node._saved is not None:
+                    node._saved = _FREED  # what forward saved is gone: a second pass must fail
             if watchers:
                 for w in watchers:
                     w.on_node(node, grad, outs)
             for fn, g in zip(node._next, outs):
-                if fn is not None and g is not None:
+                if fn is None:
+                    continue
+                if g is not None:
                     old = buffers.get(fn)
                     buffers[fn] = g if old is None else old + g
+                count = deps[fn] - 1
+                if count:
+                    deps[fn] = count
+                else:
+                    heappush(ready, (-fn._seq, fn))
     except Exception:
         if anomaly.enabled and node is not None:
             report_failure(node)

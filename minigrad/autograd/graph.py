@@ -91,7 +91,7 @@ def execution_order(tensor: Tensor) -> list[Node]:
         root = accumulator_of(tensor)
     else:
         return []
-    return list(_schedule([root]))
+    return _schedule([root])
 
 
 class SavedValue(NamedTuple):

@@ -124,7 +124,7 @@ def test_reassignment_rules():
     with pytest.raises(
         TypeError,
         match=r"cannot assign 'int' as child module 'fc1' "
-        r"\(torch.nn.Module or None expected\)",
+        r"\(minigrad.nn.Module or None expected\)",
     ):
         m.fc1 = 3
     m.w = nn.Parameter(mg.ones(1))
@@ -346,7 +346,7 @@ def test_load_state_dict_bad_values():
     with pytest.raises(
         RuntimeError,
         match=r'While copying the parameter named "fc1.bias", '
-        r"expected torch.Tensor or Tensor-like object from "
+        r"expected minigrad.Tensor or Tensor-like object from "
         r"checkpoint but received <class 'list'>",
     ):
         m.load_state_dict(sd)

@@ -126,7 +126,7 @@ def _load_local(
         value = state[key]
         if not isinstance(value, Tensor):
             errors.append(
-                f'While copying the parameter named "{key}", expected torch.Tensor or '
+                f'While copying the parameter named "{key}", expected minigrad.Tensor or '
                 f"Tensor-like object from checkpoint but received {type(value)}"
             )
             continue

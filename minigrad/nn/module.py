@@ -109,7 +109,7 @@ class Module:
         if not isinstance(param, Parameter):
             raise TypeError(
                 f"cannot assign '{typename(param)}' object to parameter '{name}' "
-                "(torch.nn.Parameter or None required)"
+                "(minigrad.nn.Parameter or None required)"
             )
         if param.grad_fn is not None:
             raise ValueError(
@@ -127,7 +127,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(
                 f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
-                "(torch Tensor or None required)"
+                "(minigrad Tensor or None required)"
             )
         self._buffers[name] = tensor
         if persistent:
@@ -156,7 +156,7 @@ class Module:
             if value is not None:
                 raise TypeError(
                     f"cannot assign '{typename(value)}' as parameter '{name}' "
-                    "(torch.nn.Parameter or None expected)"
+                    "(minigrad.nn.Parameter or None expected)"
                 )
             self.register_parameter(name, value)
         elif isinstance(value, Module):
@@ -169,14 +169,14 @@ class Module:
             if value is not None:
                 raise TypeError(
                     f"cannot assign '{typename(value)}' as child module '{name}' "
-                    "(torch.nn.Module or None expected)"
+                    "(minigrad.nn.Module or None expected)"
                 )
             d["_modules"][name] = value
         elif name in d.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
                     f"cannot assign '{typename(value)}' as buffer '{name}' "
-                    "(torch.nn.Buffer, torch.Tensor or None expected)"
+                    "(minigrad.nn.Buffer, minigrad.Tensor or None expected)"
                 )
             d["_buffers"][name] = value
         else:

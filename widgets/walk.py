@@ -68,6 +68,10 @@ def _merge_folded(steps: list[dict[str, Any]], graph: Graph) -> list[dict[str, A
     return merged
 
 
+def _times(n: int) -> str:
+    return "" if n == 1 else " (twice)" if n == 2 else f" ({n} times)"
+
+
 def _targets(graph: Graph, fn) -> str:
     names = []
     for k, (nxt, _) in enumerate(fn.next_functions):
@@ -157,9 +161,10 @@ class Recorder:
                 if edge is not None:
                     sent.append([edge, None if out is None else short(out)])
             step["edges"] = sent
+            parts = [f"{text} to {self._dst(e)}" for e, text in sent if text is not None]
+            said = [p + _times(parts.count(p)) for p in dict.fromkeys(parts)]
             step["text"] = (
-                f"{fn.name()} received {short(grad)} and sent "
-                + ", ".join(f"{text} to {self._dst(e)}" for e, text in sent if text is not None)
+                f"{fn.name()} received {short(grad)} and sent {', '.join(said) or 'nothing'}"
                 if grad is not None
                 else f"{fn.name()} received no gradient"
             )

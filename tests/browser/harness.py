@@ -204,16 +204,21 @@ class JupyterLab:
 
     # -- notebooks --------------------------------------------------------------------
 
-    def open(self, notebook: str, name: str | None = None) -> NotebookPage:
-        """A browser page on ``notebook`` (a path inside the folder); ``name`` labels artifacts."""
-        return NotebookPage(self, notebook, name or Path(notebook).stem)
+    def open(self, notebook: str, name: str | None = None, scale: float = 1) -> NotebookPage:
+        """A browser page on ``notebook`` (a path inside the folder).
+
+        ``name`` labels the artifacts; ``scale`` is the device pixel ratio (2 for
+        sharp screenshots).
+        """
+        return NotebookPage(self, notebook, name or Path(notebook).stem, scale)
 
 
 class NotebookPage:
     """One notebook open in headless Chromium; ``page`` is Playwright's ``Page``."""
 
-    def __init__(self, lab: JupyterLab, notebook: str, name: str) -> None:
+    def __init__(self, lab: JupyterLab, notebook: str, name: str, scale: float = 1) -> None:
         self.lab = lab
+        self.scale = scale
         self.notebook = notebook
         self.name = name
         self.errors: list[str] = []
@@ -234,6 +239,7 @@ class NotebookPage:
                 headless=True,
                 args=CHROMIUM_ARGS,
                 viewport={"width": 1280, "height": 1000},
+                device_scale_factor=self.scale,
             )
             self._context.set_default_timeout(CELL_TIMEOUT)
             self.page = self._context.new_page()

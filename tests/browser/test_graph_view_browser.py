@@ -36,7 +36,7 @@ def test_graph_view_in_jupyterlab():
     from playwright.sync_api import expect
 
     start = time.perf_counter()
-    with JupyterLab(NOTEBOOKS) as lab, lab.open("graph_view.ipynb") as nb:
+    with JupyterLab(NOTEBOOKS) as lab, lab.open("graph_view.ipynb", scale=2) as nb:
         page = nb.page
         # 1. the view appears, before backward: 4 boxes, no gradient yet, predicted order
         nb.run_cell(0)
@@ -136,3 +136,26 @@ def save_screenshot(view) -> None:
     view.screenshot(path=str(ARTIFACTS / "graphview.png"))
     if os.environ.get("MINIGRAD_SCREENSHOTS") == "1":
         view.screenshot(path=str(ROOT / "docs" / "graphview.png"))
+
+
+def test_run_all_and_page_errors():
+    """The harness as the lessons use it: Run All, wait, check outputs; page errors fail."""
+    require_browser()
+    from playwright.sync_api import expect
+
+    start = time.perf_counter()
+    with JupyterLab(NOTEBOOKS) as lab:
+        with lab.open("run_all.ipynb") as nb:
+            nb.run_all()
+            nb.wait_until_executed()
+            expect(nb.outputs(0).locator("svg g.node")).to_have_count(4)
+            view = nb.outputs(1).locator(".mg-view")
+            expect(view.locator(".mg-stage svg g.node")).to_have_count(4)
+            expect(grad_cell(view)).to_have_text("grad [[0.5, 1], [1.5, 2]]")
+            expect(nb.outputs(2)).to_contain_text("tensor([[0.5000, 1.0000],")
+        with pytest.raises(AssertionError, match="errors in the page:\n.*boom"):
+            with lab.open("run_all.ipynb", name="harness-selftest") as nb:
+                with nb.page.expect_event("pageerror"):
+                    nb.page.evaluate("setTimeout(() => { throw new Error('boom') })")
+    assert (ARTIFACTS / "harness-selftest-page-errors.png").exists()
+    print(f"\nRun All test took {time.perf_counter() - start:.1f} s")

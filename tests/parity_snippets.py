@@ -1330,3 +1330,291 @@ _OPS: dict[str, str] = {
     """,
 }
 SNIPPETS.update(_OPS)
+
+_AUTOGRAD: dict[str, str] = {
+    # -- custom Functions (lesson 6) ----------------------------------------------------------------
+    "custom_function": """
+        class Square(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return 2 * x * grad
+
+        x = T.tensor([1., -2., 3.], requires_grad=True)
+        y = Square.apply(x)
+        show(y, y.grad_fn.name(), type(y.grad_fn).__name__, y.is_leaf, y.requires_grad)
+        graph(y)
+        y.sum().backward()
+        show(x.grad)
+        with T.no_grad():
+            show(Square.apply(x))
+        show(Square.apply(T.tensor([2.])))
+    """,
+    "custom_function_two_inputs_and_constants": """
+        class ScaledMul(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b, scale):
+                ctx.save_for_backward(a, b)
+                ctx.scale = scale
+                return a * b * scale
+
+            @staticmethod
+            def backward(ctx, grad):
+                a, b = ctx.saved_tensors
+                show(ctx.needs_input_grad)
+                return grad * b * ctx.scale, grad * a * ctx.scale, None
+
+        a = T.tensor([1., 2.], requires_grad=True)
+        b = T.tensor([3., 4.])
+        y = ScaledMul.apply(a, b, 10.)
+        show(y, len(y.grad_fn.next_functions))
+        graph(y)
+        y.sum().backward()
+        show(a.grad, b.grad)
+    """,
+    "custom_function_saved_tensor_modified": """
+        class Cube(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x ** 3
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return 3 * x ** 2 * grad
+
+        x = T.tensor([1., 2.], requires_grad=True)
+        h = x + 1
+        y = Cube.apply(h)
+        h.add_(1)
+        y.sum().backward()
+    """,
+    "custom_function_second_backward": """
+        class Double(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return grad * 2
+
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = Double.apply(x).sum()
+        y.backward()
+        y.backward()
+    """,
+    "custom_function_wrong_number_of_grads": """
+        class Bad(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x + y
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        x = T.tensor([1., 2.], requires_grad=True)
+        Bad.apply(x, x).sum().backward()
+    """,
+    "custom_function_wrong_grad_shape": """
+        class Bad(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return T.ones(3)
+
+        x = T.tensor([1., 2.], requires_grad=True)
+        Bad.apply(x).sum().backward()
+    """,
+    "custom_function_without_backward": """
+        class NoBackward(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+        x = T.tensor([1., 2.], requires_grad=True)
+        NoBackward.apply(x).sum().backward()
+    """,
+    "custom_function_setup_context": """
+        class Mul3(T.autograd.Function):
+            @staticmethod
+            def forward(x):
+                return x * 3
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                ctx.factor = 3
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * ctx.factor
+
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = Mul3.apply(x)
+        y.sum().backward()
+        show(y, x.grad)
+    """,
+    "gradcheck": """
+        x = T.tensor([0.5, -1.5, 2.], dtype=T.float64, requires_grad=True)
+        w = T.tensor([[1., 2., 3.]], dtype=T.float64, requires_grad=True)
+        show(T.autograd.gradcheck(lambda a, b: (a.sin() * b).sum(1), (x, w)))
+        show(T.autograd.gradcheck(lambda a: a.exp() / a.sum(), (x,)))
+
+        class WrongSquare(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return 3 * x * grad
+
+        show(T.autograd.gradcheck(WrongSquare.apply, (x,), raise_exception=False))
+    """,
+    "gradcheck_float32_warns": """
+        x = T.tensor([0.5, 1.5], requires_grad=True)
+        show(T.autograd.gradcheck(lambda a: a * 2, (x,), eps=1e-3, atol=1e-2))
+    """,
+    "gradcheck_no_input_requires_grad": """
+        T.autograd.gradcheck(lambda a: a * 2, (T.ones(2, dtype=T.float64),))
+    """,
+    # -- hooks ------------------------------------------------------------------------------------
+    "hooks_replace_and_order": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        calls = []
+        x.register_hook(lambda g: calls.append(('x1', g.tolist())))
+        x.register_hook(lambda g: g * 2)
+        x.register_hook(lambda g: calls.append(('x3', g.tolist())))
+        y = x * x
+        y.register_hook(lambda g: calls.append(('y', g.tolist())))
+        h = y.register_hook(lambda g: g + 1)
+        z = y.sum()
+        z.backward(retain_graph=True)
+        show(calls, x.grad)
+        h.remove()
+        calls.clear()
+        x.grad = None
+        z.backward()
+        show(calls, x.grad)
+    """,
+    "hook_returns_wrong_shape": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = x * 2
+        y.register_hook(lambda g: T.ones(3))
+        y.sum().backward()
+    """,
+    "retain_grad_leaf_is_noop": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        x.retain_grad()
+        (x * 2).sum().backward()
+        show(x.grad, x.retains_grad)
+    """,
+    "retain_grad_with_hook": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        y.register_hook(lambda g: g * 10)
+        (y * y).sum().backward()
+        show(y.grad, x.grad)
+    """,
+    # -- in-place inside the graph ----------------------------------------------------------------
+    "inplace_on_saved_input_of_mul": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        a = x * 1
+        b = a * a
+        a.mul_(2)
+        b.sum().backward()
+    """,
+    "inplace_on_output_saved_by_sigmoid": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        s = x.sigmoid()
+        s.mul_(2)
+        s.sum().backward()
+    """,
+    "inplace_on_output_saved_by_tanh_then_relu": """
+        x = T.tensor([-1., 2.], requires_grad=True)
+        y = x.tanh()
+        y.relu_()
+        show(y, y.grad_fn)
+        y.sum().backward()
+    """,
+    "inplace_not_saved_is_fine": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        a = x + 1
+        b = a + 2
+        a.mul_(10)
+        b.sum().backward()
+        show(x.grad, a, b, a._version)
+    """,
+    "inplace_zero_grad_between_steps": """
+        w = T.tensor([1., -1.], requires_grad=True)
+        for step in range(3):
+            loss = ((w * 3 - 1) ** 2).sum()
+            loss.backward()
+            with T.no_grad():
+                w -= 0.01 * w.grad
+            show(loss, w.grad, w._version)
+            w.grad.zero_()
+        show(w, w.is_leaf, w.requires_grad)
+    """,
+    "leaf_grad_is_accumulated_in_place": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        (x * 2).sum().backward()
+        g = x.grad
+        (x * 3).sum().backward()
+        show(g is x.grad, g, g._version)
+    """,
+    "grad_assignment": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        x.grad = T.tensor([5., 5.])
+        (x * 2).sum().backward()
+        show(x.grad)
+        x.grad = T.ones(3)
+    """,
+    "grad_assignment_wrong_dtype": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        x.grad = T.tensor([1, 2])
+    """,
+    "detach_of_view_shares_version": """
+        x = T.tensor([1., 2., 3.], requires_grad=True)
+        y = x * 2
+        v = y[1:]
+        d = v.detach()
+        d.zero_()
+        show(y, d, y._version, v._version, d._version)
+    """,
+    "backward_inputs_argument": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        w = T.tensor([3., 4.], requires_grad=True)
+        y = (x * w).sum()
+        y.backward(inputs=[x])
+        show(x.grad, w.grad)
+    """,
+    "backward_through_int_cast_stops": """
+        x = T.tensor([1.7, 2.2], requires_grad=True)
+        y = x.long()
+        show(y, y.requires_grad, y.grad_fn)
+    """,
+    "requires_grad_propagation": """
+        a = T.ones(2)
+        b = T.ones(2, requires_grad=True)
+        show((a + a).requires_grad, (a + b).requires_grad, (a * 2).is_leaf, (b * 2).is_leaf,
+             (b * 2).detach().is_leaf, b.detach().requires_grad, b.clone().requires_grad,
+             T.tensor(b.tolist()).requires_grad)
+    """,
+}
+SNIPPETS.update(_AUTOGRAD)

@@ -102,6 +102,9 @@ class Node:
                         f"hook returned an object of type {type(result).__name__}; "
                         "expected a Tensor or None"
                     )
+                if result._data.shape != grad.shape:
+                    raise RuntimeError(
+                        f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value")
                 grad = result._data
         if self._retain_hook is not None:
             self._retain_hook(grad)
@@ -222,7 +225,13 @@ class BackwardNode(Node):
 
     @property
     def needs_input_grad(self) -> tuple[bool, ...]:
-        return tuple([fn is not None for fn in self._next])
+        positions = getattr(self, "_tensor_positions", None)
+        if positions is None:
+            return tuple([fn is not None for fn in self._next])
+        flags = [False] * self._n_args  # a custom Function: one flag per argument of forward
+        for i, fn in zip(positions, self._next, strict=True):
+            flags[i] = fn is not None
+        return tuple(flags)
 
     def _record_versions(self, inputs: tuple, output: Tensor) -> None:
         """Remember the version of every saved input/output, to detect in-place changes.

@@ -68,13 +68,13 @@ def gradcheck(func: Callable, inputs: Tensor | Sequence, *, eps: float = 1e-6,
     checked = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not checked:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, "
-                         "but none of the them have requires_grad=True.")
+                         "but none of them have requires_grad=True.")
     for i in checked:
         if inputs[i]._data.dtype != np.float64:
             warnings.warn(
-                f"Input #{i} requires gradient and is not a double precision floating point. "
-                "This check will likely fail if all the inputs are not of double precision "
-                "floating point. ", UserWarning, stacklevel=2)
+                f"Input #{i} requires gradient and is not a double precision floating point or "
+                "complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. ", UserWarning, stacklevel=2)
     for out_index, out in enumerate(_outputs(func, inputs)):
         if not out.requires_grad:
             continue

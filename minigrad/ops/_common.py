@@ -4,18 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# The names PyTorch uses for dtypes in its messages: legacy ("Float") and C++ ("float").
-LEGACY_NAMES = {
-    np.dtype(np.float32): "Float", np.dtype(np.float64): "Double", np.dtype(np.float16): "Half",
-    np.dtype(np.int64): "Long", np.dtype(np.int32): "Int", np.dtype(np.int16): "Short",
-    np.dtype(np.int8): "Char", np.dtype(np.uint8): "Byte", np.dtype(np.bool_): "Bool",
-}
-C_NAMES = {
-    np.dtype(np.float32): "float", np.dtype(np.float64): "double",
-    np.dtype(np.float16): "c10::Half", np.dtype(np.int64): "long int", np.dtype(np.int32): "int",
-    np.dtype(np.int16): "short int", np.dtype(np.int8): "signed char",
-    np.dtype(np.uint8): "unsigned char", np.dtype(np.bool_): "bool",
-}
+from .._dtypes import C_NAMES, LEGACY_NAMES  # noqa: F401 - re-exported for the ops
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:

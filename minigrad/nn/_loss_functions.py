@@ -1,0 +1,238 @@
+"""The loss functions of ``nn.functional`` (mse_loss, cross_entropy, ...), with PyTorch's checks.
+
+Each loss is one node of the graph where PyTorch records one (``ops/loss.py``),
+or the same few nodes where PyTorch composes it (``l1_loss``, cross entropy with
+class probabilities). The checks run before any computing and their messages,
+warnings included, are PyTorch's; ``reduction`` is ``"mean"``, ``"sum"`` or
+``"none"``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import _tensor_methods as T
+from ..ops import loss as LO
+from ..ops import shape as S
+from ..tensor import Tensor
+from ._reduction import reduction_of
+
+__all__ = [
+    "mse_loss",
+    "l1_loss",
+    "nll_loss",
+    "cross_entropy",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+]
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _broadcast_shape(a: tuple, b: tuple) -> tuple:
+    """numpy's broadcast shape, failing with PyTorch's message."""
+    ndim = max(len(a), len(b))
+    a1, b1 = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
+    for i in range(ndim - 1, -1, -1):
+        if a1[i] != b1[i] and a1[i] != 1 and b1[i] != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({a1[i]}) must match the size of tensor b "
+                f"({b1[i]}) at non-singleton dimension {i}"
+            )
+    return tuple(max(x, y) if min(x, y) != 0 else 0 for x, y in zip(a1, b1, strict=True))
+
+
+def _warn_shape(input: Tensor, target: Tensor) -> None:
+    if input.shape != target.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def _type_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.replace("Tensor", "")
+
+
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Mean squared error; warns (as PyTorch does) when the shapes differ and broadcast."""
+    if input._data.shape != target._data.shape:  # the rare case first; the hot path is short
+        _warn_shape(input, target)
+        shape = _broadcast_shape(input._data.shape, target._data.shape)
+        if input._data.shape != shape:
+            input = S.Expand.apply(input, shape)
+        if target._data.shape != shape:
+            target = S.Expand.apply(target, shape)
+    if size_average is not None or reduce is not None or reduction not in _REDUCTIONS:
+        reduction = reduction_of(size_average, reduce, reduction)
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{_type_name(input)}'")
+    return LO.MseLoss.apply(input, target, reduction)
+
+
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Mean absolute error: PyTorch 2.x records abs(input - target), then mean or sum."""
+    _warn_shape(input, target)
+    reduction = reduction_of(size_average, reduce, reduction)
+    _broadcast_shape(input._data.shape, target._data.shape)
+    loss = T.abs(T.sub(input, target))
+    if reduction == "mean":
+        return T.mean(loss)
+    return T.sum(loss) if reduction == "sum" else loss
+
+
+def _class_weight(weight: Tensor | None, classes: int) -> np.ndarray | None:
+    if weight is None:
+        return None
+    if weight.ndim != 1 or weight.numel() != classes:
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {classes} classes or no classes but "
+            f"got weight tensor of shape: {list(weight.shape)}"
+        )
+    return weight._data
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The negative log likelihood of class indices, given log-probabilities ``input``."""
+    reduction = reduction_of(size_average, reduce, reduction)
+    ndim = input.ndim
+    if ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
+    batch = target.shape[0] if target.ndim else 0
+    if ndim != 1 and input.shape[0] != batch:
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch})."
+        )
+    if ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target._data.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {_type_name(target)}"
+        )
+    classes = input.shape[1] if ndim > 1 else input.shape[0]
+    w = _class_weight(weight, classes)
+    t = target._data.astype(np.int64, copy=False)
+    if ndim <= 2 or ndim == 4:
+        op = LO.NllLoss if ndim <= 2 else LO.NllLoss2d
+        return op.apply(input, t, w, ignore_index, reduction)
+    # 3-D or 5-D and more: PyTorch views them as (N, C, 1, rest) and uses the 2-D kernel
+    n, c = input.shape[0], input.shape[1]
+    out_shape = (n, *input.shape[2:])
+    flat = S.View.apply(input, (n, c, 1, -1))
+    loss = LO.NllLoss2d.apply(flat, t.reshape(n, 1, -1), w, ignore_index, reduction)
+    return S.View.apply(loss, out_shape) if reduction == "none" else loss
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """log_softmax over the class dimension, then nll_loss (class-index targets), or
+    the cross entropy with class probabilities when ``target`` is float and shaped like
+    ``input``.
+    """
+    reduction = reduction_of(size_average, reduce, reduction)
+    if label_smoothing != 0.0:
+        raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
+    class_dim = 0 if input.ndim == 1 else 1
+    log_probs = T.log_softmax(input, class_dim)
+    if target._data.dtype.kind == "f" and target.shape == input.shape:
+        return _cross_entropy_probs(log_probs, target, weight, reduction, class_dim)
+    return nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
+
+
+def _cross_entropy_probs(
+    log_probs: Tensor, target: Tensor, weight: Tensor | None, reduction: str, class_dim: int
+) -> Tensor:
+    """-(log_probs * target [* weight]).sum(...), the graph PyTorch records for soft targets."""
+    loss = T.mul(log_probs, target)
+    if weight is not None:
+        _class_weight(weight, log_probs.shape[class_dim])
+        shape = [1] * log_probs.ndim
+        shape[class_dim] = -1
+        loss = T.mul(loss, T.reshape(weight, shape))
+    if reduction == "none":
+        return T.neg(T.sum(loss, class_dim))
+    total = T.neg(T.sum(loss))
+    if reduction == "sum":
+        return total
+    classes = log_probs.shape[class_dim]
+    return LO.DivScalar.apply(total, log_probs.numel() // classes if classes else 0)
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """BCE on probabilities in [0, 1]; each log is clamped at -100 so 0 and 1 stay finite."""
+    reduction = reduction_of(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    if target._data.dtype != input._data.dtype:
+        raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
+    w = None
+    if weight is not None:
+        w = np.broadcast_to(weight._data, _broadcast_shape(target._data.shape, weight._data.shape))
+    return LO.BinaryCrossEntropy.apply(input, target, w, reduction)
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """Sigmoid and BCE in one numerically stable step: pass raw scores (logits)."""
+    reduction = reduction_of(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    if target._data.dtype.kind != "f":
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {_type_name(target)}"
+        )
+    w = None if weight is None else weight._data
+    pw = None if pos_weight is None else pos_weight._data
+    return LO.BinaryCrossEntropyWithLogits.apply(input, target, w, pw, reduction)

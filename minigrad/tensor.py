@@ -85,6 +85,8 @@ class Tensor:
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._grad_fn is not None:
+            return self  # a non-leaf already requires grad: nothing to change
         self.requires_grad = requires_grad
         return self
 

@@ -33,9 +33,9 @@ LESSONS_DIR = ROOT / "lessons"
 LESSON_NAMES = [
     "00_start_here",
     "01_eggs_and_baskets",
-    "02_the_graph_behind_the_curtain",
+    "02_graph_behind_the_curtain",
     "03_getting_the_eggs_out",
-    "04_from_tensors_to_plots",
+    "04_tensors_to_plots",
     "05_train_save_load",
     "06_inside_minigrad",
 ]
@@ -279,7 +279,7 @@ def test_outputs_stated_in_the_text_are_what_the_cells_print(path):
 
 def test_the_story_s_key_numbers_are_checked():
     """The 7.5 and the [[0.5, 1.0], [1.5, 2.0]] gradient of lesson 2 are stated and checked."""
-    nb = read(LESSONS_DIR / "02_the_graph_behind_the_curtain.ipynb")
+    nb = read(LESSONS_DIR / "02_graph_behind_the_curtain.ipynb")
     stated = "".join(
         "".join(claimed_blocks(c.source)) + "".join(c.metadata.get("lesson", {}).get("inline", []))
         for c in nb.cells

@@ -634,6 +634,27 @@ SNIPPETS: dict[str, str] = {
         y.sum().backward()
         show(x.grad, w.grad)
     """,
+    "inplace_fill_zero_copy_in_graph": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        s = T.tensor([5., 6.], requires_grad=True)
+        outs = []
+        for name, args in [("fill_", (1.5,)), ("zero_", ()), ("copy_", (s * 2,)),
+                           ("fill_", (T.tensor(2.),)), ("fill_", (s[0],))]:
+            y = x * 3
+            getattr(y, name)(*args)
+            outs.append(y)
+            graph(y)
+        sum(o.sum() for o in outs).backward()
+        show(outs, x.grad, s.grad)
+    """,
+    "inplace_copy_casts_and_broadcasts": """
+        i = T.tensor([1, 2])
+        i.copy_(T.tensor([1.7, -2.5]))
+        z = T.ones(2, 3)
+        z.copy_(T.tensor([1., 2., 3.]))
+        show(i, i._version, z)
+        z.copy_(T.ones(2))
+    """,
     "inplace_broadcast_mismatch": """
         x = T.ones(2)
         x.add_(T.ones(2, 2))

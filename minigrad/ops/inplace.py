@@ -14,6 +14,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, new_tensor
+from ._common import broadcast_shapes
 from .indexing import CopySlices, as_numpy_index
 
 _grad_state = grad_mode.state
@@ -25,17 +26,21 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         return False
     if t._requires_grad and t._grad_fn is None:
         raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation.")
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
     base = t._base
     if base is not None and base._requires_grad and base._grad_fn is None:
         raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    needs_graph = t._requires_grad or any(isinstance(o, Tensor) and o._requires_grad
-                                          for o in others)
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    needs_graph = t._requires_grad or any(
+        isinstance(o, Tensor) and o._requires_grad for o in others
+    )
     if needs_graph and base is not None and base._requires_grad:
         raise RuntimeError(
             "minigrad does not record in-place changes to a view of a tensor that is part of "
-            "the graph; use an out-of-place operation (y = x * 2 instead of x.mul_(2)).")
+            "the graph; use an out-of-place operation (y = x * 2 instead of x.mul_(2))."
+        )
     return needs_graph
 
 
@@ -64,7 +69,8 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
         if result._data.shape != t._data.shape:
             raise RuntimeError(
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
-                f"{list(result._data.shape)}")
+                f"{list(result._data.shape)}"
+            )
         _write(t, result._data)
         t._grad_fn = result._grad_fn
         t._requires_grad = True
@@ -74,10 +80,68 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
         if result._data.shape != t._data.shape:
             raise RuntimeError(
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
-                f"{list(result._data.shape)}")
+                f"{list(result._data.shape)}"
+            )
         _write(t, result._data)
     t._vc[0] += 1
     return t
+
+
+class Fill(ArrayFunction):
+    """``t.fill_(value)`` inside the graph: the old values no longer matter."""
+
+    node_name = "FillBackward2"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return np.full_like(a, value)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)
+
+
+class FillTensor(ArrayFunction):
+    """``t.fill_(value)`` with a 0-d tensor: the gradient of ``value`` is the sum of all."""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return np.full_like(a, value)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad), grad.sum()
+
+
+class Zero(ArrayFunction):
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.zeros_like(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)
+
+
+class Copy(ArrayFunction):
+    """``t.copy_(src)``: ``src`` broadcast to ``t``'s shape and cast to its dtype."""
+
+    node_name = "CopyBackwards"
+    broadcasts = True
+    default_float = False  # the copy takes t's dtype, whatever src's is
+
+    @staticmethod
+    def forward(ctx, a, src):
+        return np.broadcast_to(src, a.shape).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad), grad
 
 
 def fill_(t: Tensor, value) -> Tensor:
@@ -86,29 +150,27 @@ def fill_(t: Tensor, value) -> Tensor:
         if value.ndim:
             raise RuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
-                f"{value.ndim} dimensions.")
-        value = value._data
-    check_inplace(t)
-    t._data[...] = value
-    t._vc[0] += 1
-    return t
+                f"{value.ndim} dimensions."
+            )
+        return apply_inplace(FillTensor, t, value)
+    return apply_inplace(Fill, t, value)
 
 
 def zero_(t: Tensor) -> Tensor:
-    return fill_(t, 0)
+    return apply_inplace(Zero, t)
 
 
 def copy_(t: Tensor, src) -> Tensor:
-    """Copy ``src`` (broadcast) into ``t``; differentiable with respect to ``src``."""
-    src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
-    try:
-        np.broadcast_to(src_data, t._data.shape)
-    except ValueError:
+    """Copy ``src`` (broadcast, any dtype) into ``t``; differentiable with respect to ``src``."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(src).__name__}")
+    if broadcast_shapes(t._data.shape, src._data.shape) != t._data.shape:
         raise RuntimeError(
-            f"The size of tensor a ({t._data.shape[-1] if t.ndim else 1}) must match the size of "
-            f"tensor b ({src_data.shape[-1] if src_data.ndim else 1}) at non-singleton "
-            "dimension 0") from None
-    return setitem(t, Ellipsis, src)
+            f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
+            f"{list(np.broadcast_shapes(t._data.shape, src._data.shape))}"
+        )
+    return apply_inplace(Copy, t, src)
 
 
 def setitem(t: Tensor, index, value) -> Tensor:
@@ -116,9 +178,11 @@ def setitem(t: Tensor, index, value) -> Tensor:
     key = as_numpy_index(index)
     if _grad_state.enabled and t._requires_grad and t._grad_fn is None:
         raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    _check_expand(np.shape(value._data if isinstance(value, Tensor) else value),
-                  np.shape(t._data[key]))
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    _check_expand(
+        np.shape(value._data if isinstance(value, Tensor) else value), np.shape(t._data[key])
+    )
     if check_inplace(t, (value,)):
         old = new_tensor(t._data.copy(), t._grad_fn, t._requires_grad)
         old._accumulator = t._accumulator
@@ -140,7 +204,8 @@ def _check_expand(shape: tuple, target: tuple) -> None:
         raise RuntimeError(
             f"expand(minigrad.FloatTensor{{{list(shape)}}}, size={list(target)}): the number of "
             f"sizes provided ({len(target)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({len(shape)})")
+            f"dimensions in the tensor ({len(shape)})"
+        )
     lead = len(target) - len(shape)
     for i, n in enumerate(shape):
         want = target[lead + i]
@@ -148,4 +213,5 @@ def _check_expand(shape: tuple, target: tuple) -> None:
             raise RuntimeError(
                 f"The expanded size of the tensor ({want}) must match the existing size ({n}) at "
                 f"non-singleton dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
-                f"sizes: {list(shape)}")
+                f"sizes: {list(shape)}"
+            )

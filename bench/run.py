@@ -57,6 +57,7 @@ def compare(cases: dict[str, tuple[Callable, int]], rounds: int = ROUNDS) -> dic
 
 # -- workloads ---------------------------------------------------------------------------------
 
+
 def mean_x_x(T):
     def run():
         x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
@@ -105,10 +106,12 @@ def mlp(T):
 
 def wide_arrays():
     rng = np.random.default_rng(0)
-    return (rng.standard_normal((256, 1024)).astype(np.float32),
-            (rng.standard_normal((1024, 1024)) * 0.03).astype(np.float32),
-            (rng.standard_normal(1024) * 0.03).astype(np.float32),
-            (rng.standard_normal((1024, 10)) * 0.03).astype(np.float32))
+    return (
+        rng.standard_normal((256, 1024)).astype(np.float32),
+        (rng.standard_normal((1024, 1024)) * 0.03).astype(np.float32),
+        (rng.standard_normal(1024) * 0.03).astype(np.float32),
+        (rng.standard_normal((1024, 10)) * 0.03).astype(np.float32),
+    )
 
 
 def wide_minigrad():
@@ -171,14 +174,21 @@ print(json.dumps((after - before) / {nodes}))
 
 # -- the table ---------------------------------------------------------------------------------
 
-def row(name: str, ours: float, ref: float | None, ref_name: str, target: float,
-        unit: str = "us") -> dict:
+
+def row(
+    name: str, ours: float, ref: float | None, ref_name: str, target: float, unit: str = "us"
+) -> dict:
     scale = 1e6 if unit == "us" else 1e3
     ratio = ours / ref if ref else None
     ok = "yes" if ratio is not None and ratio <= target else ("-" if ratio is None else "NO")
-    return {"workload": name, "minigrad": f"{ours * scale:.1f} {unit}",
-            "reference": f"{ref * scale:.1f} {unit} ({ref_name})" if ref else "n/a",
-            "ratio": f"{ratio:.2f}x" if ratio else "n/a", "target": f"<= {target}x", "met": ok}
+    return {
+        "workload": name,
+        "minigrad": f"{ours * scale:.1f} {unit}",
+        "reference": f"{ref * scale:.1f} {unit} ({ref_name})" if ref else "n/a",
+        "ratio": f"{ratio:.2f}x" if ratio else "n/a",
+        "target": f"<= {target}x",
+        "met": ok,
+    }
 
 
 def main() -> None:
@@ -204,31 +214,50 @@ def main() -> None:
     r = compare(cases, args.rounds)
     mg_b = r["mg_fb"] - r["mg_f"]
     t_b = r["t_fb"] - r["t_f"] if have_torch else None
-    rows.append(row("chain of 1,000 ops: forward per op", r["mg_f"] / n,
-                    r["t_f"] / n if have_torch else None, "PyTorch", 1.0))
-    rows.append(row("chain of 1,000 ops: backward per op", mg_b / n,
-                    t_b / n if have_torch else None, "PyTorch", 1.0))
+    rows.append(
+        row(
+            "chain of 1,000 ops: forward per op",
+            r["mg_f"] / n,
+            r["t_f"] / n if have_torch else None,
+            "PyTorch",
+            1.0,
+        )
+    )
+    rows.append(
+        row(
+            "chain of 1,000 ops: backward per op",
+            mg_b / n,
+            t_b / n if have_torch else None,
+            "PyTorch",
+            1.0,
+        )
+    )
 
     if hasattr(mg, "nn") and hasattr(mg, "optim"):
         cases = {"mg": (mlp(mg), 200)}
         if have_torch:
             cases["torch"] = (mlp(torch), 200)
         r = compare(cases, args.rounds)
-        rows.append(row("MLP 2-16-16-1, SGD step, 100 points", r["mg"], r.get("torch"),
-                        "PyTorch", 0.5))
+        rows.append(
+            row("MLP 2-16-16-1, SGD step, 100 points", r["mg"], r.get("torch"), "PyTorch", 0.5)
+        )
 
     r = compare({"mg": (wide_minigrad(), 5), "np": (wide_numpy(), 5)}, max(5, args.rounds // 2))
-    rows.append(row("(relu(X@W1+b1)@W2).mean() fwd+bwd", r["mg"], r["np"], "numpy", 1.1,
-                    unit="ms"))
+    rows.append(row("(relu(X@W1+b1)@W2).mean() fwd+bwd", r["mg"], r["np"], "numpy", 1.1, unit="ms"))
 
     mem_mg = graph_memory("minigrad")
     mem_t = graph_memory("torch") if have_torch else None
     ratio = mem_mg / mem_t if mem_t else None
-    rows.append({"workload": "10,000-node graph: memory per node",
-                 "minigrad": f"{mem_mg:.0f} B", "reference": f"{mem_t:.0f} B (PyTorch)"
-                 if mem_t else "n/a", "ratio": f"{ratio:.2f}x" if ratio else "n/a",
-                 "target": "<= 1.5x",
-                 "met": "-" if ratio is None else ("yes" if ratio <= 1.5 else "NO")})
+    rows.append(
+        {
+            "workload": "10,000-node graph: memory per node",
+            "minigrad": f"{mem_mg:.0f} B",
+            "reference": f"{mem_t:.0f} B (PyTorch)" if mem_t else "n/a",
+            "ratio": f"{ratio:.2f}x" if ratio else "n/a",
+            "target": "<= 1.5x",
+            "met": "-" if ratio is None else ("yes" if ratio <= 1.5 else "NO"),
+        }
+    )
     nodes = 10_000
     x = mg.ones(1, requires_grad=True)
 
@@ -250,13 +279,22 @@ def main() -> None:
 
         cases["torch"] = (build_t, 1)
     r = compare(cases, max(5, args.rounds // 2))
-    rows.append(row("10,000-node graph: build time per node", r["mg"] / nodes,
-                    r["torch"] / nodes if have_torch else None, "PyTorch", 1.0))
+    rows.append(
+        row(
+            "10,000-node graph: build time per node",
+            r["mg"] / nodes,
+            r["torch"] / nodes if have_torch else None,
+            "PyTorch",
+            1.0,
+        )
+    )
 
     headers = ["workload", "minigrad", "reference", "ratio", "target", "met"]
     widths = [max(len(h), *(len(str(rw[h])) for rw in rows)) for h in headers]
-    print(f"numpy {np.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
-          f"python {sys.version.split()[0]}, 1 thread each, median of {args.rounds} rounds\n")
+    print(
+        f"numpy {np.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
+        f"python {sys.version.split()[0]}, 1 thread each, median of {args.rounds} rounds\n"
+    )
     print("| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for rw in rows:

@@ -11,6 +11,7 @@ and fails the same way. The layers, bottom to top:
 - ``nn``, ``optim``, ``serialization``: models, optimizers, safe save/load.
 """
 
+from . import autograd, nn, optim
 from ._dtypes import (
     Size,
     bool,
@@ -28,36 +29,6 @@ from ._dtypes import (
     uint8,
 )
 from ._printing import get_printoptions, set_printoptions
-from .tensor import Tensor
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .creation import (
-    BoolTensor,
-    ByteTensor,
-    DoubleTensor,
-    FloatTensor,
-    IntTensor,
-    LongTensor,
-    arange,
-    as_tensor,
-    empty,
-    empty_like,
-    eye,
-    from_numpy,
-    full,
-    full_like,
-    linspace,
-    manual_seed,
-    ones,
-    ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    tensor,
-    zeros,
-    zeros_like,
-)
 from ._tensor_methods import (
     abs,
     add,
@@ -115,9 +86,37 @@ from ._tensor_methods import (
     var,
     where,
 )
-from . import autograd
+from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .creation import (
+    BoolTensor,
+    ByteTensor,
+    DoubleTensor,
+    FloatTensor,
+    IntTensor,
+    LongTensor,
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
 from .serialization import load, save
-from . import nn, optim
+from .tensor import Tensor
 
 float = float32  # noqa: A001 - PyTorch's aliases
 double = float64

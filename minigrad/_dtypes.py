@@ -62,9 +62,15 @@ _ALL = (float32, float64, float16, int64, int32, int16, int8, uint8, bool)
 # The names PyTorch's messages use: legacy ("Float", "Long") and C++ ("float", "long int").
 LEGACY_NAMES = {d.numpy: d.legacy_name[: -len("Tensor")] for d in _ALL}
 C_NAMES = {
-    float32.numpy: "float", float64.numpy: "double", float16.numpy: "c10::Half",
-    int64.numpy: "long int", int32.numpy: "int", int16.numpy: "short int",
-    int8.numpy: "signed char", uint8.numpy: "unsigned char", bool.numpy: "bool",
+    float32.numpy: "float",
+    float64.numpy: "double",
+    float16.numpy: "c10::Half",
+    int64.numpy: "long int",
+    int32.numpy: "int",
+    int16.numpy: "short int",
+    int8.numpy: "signed char",
+    uint8.numpy: "unsigned char",
+    bool.numpy: "bool",
 }
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 

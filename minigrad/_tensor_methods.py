@@ -72,6 +72,7 @@ def _reflected(op):
 
 # -- arithmetic -------------------------------------------------------------------------------
 
+
 def add(input, other, *, alpha=1):
     if alpha != 1:
         other = other * alpha
@@ -96,8 +97,11 @@ def rsub(input, other):
 
 
 def mul(input, other):
-    return A.Mul.apply(input, _operand(other)) if isinstance(input, Tensor) else \
-        A.Mul.apply(_operand(input), other)
+    return (
+        A.Mul.apply(input, _operand(other))
+        if isinstance(input, Tensor)
+        else A.Mul.apply(_operand(input), other)
+    )
 
 
 def div(input, other, *, rounding_mode=None):
@@ -143,6 +147,7 @@ def minimum(input, other):
 
 
 # -- elementwise functions --------------------------------------------------------------------
+
 
 def exp(input):
     return U.Exp.apply(input)
@@ -191,6 +196,7 @@ clip = clamp
 
 # -- reductions -------------------------------------------------------------------------------
 
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
     if dtype is not None:
         input = input.to(dtype)
@@ -222,13 +228,13 @@ class _MinMax(tuple):
         return self[1]
 
     def __repr__(self) -> str:
-        return (f"minigrad.return_types.{self._name}(\nvalues={self[0]!r},\n"
-                f"indices={self[1]!r})")
+        return f"minigrad.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
 _Max = type("max", (_MinMax,), {"__slots__": (), "__module__": "minigrad.return_types"})
-_Min = type("min", (_MinMax,), {"__slots__": (), "_name": "min",
-                                "__module__": "minigrad.return_types"})
+_Min = type(
+    "min", (_MinMax,), {"__slots__": (), "_name": "min", "__module__": "minigrad.return_types"}
+)
 
 
 def _extreme(input, dim, keepdim, largest: bool):
@@ -237,8 +243,11 @@ def _extreme(input, dim, keepdim, largest: bool):
     if dim is None:
         return (R.Extreme if largest else R.Min).apply(input, largest)
     values = (R.ExtremeDim if largest else R.MinDim).apply(input, dim, keepdim, largest)
-    indices = new_tensor(values._grad_fn.indices if values._grad_fn else
-                         _argextreme(input._data, dim, keepdim, largest))
+    indices = new_tensor(
+        values._grad_fn.indices
+        if values._grad_fn
+        else _argextreme(input._data, dim, keepdim, largest)
+    )
     return (_Max if largest else _Min)((values, indices))
 
 
@@ -305,6 +314,7 @@ def log_softmax(input, dim=_NO_DIM, dtype=None):
 
 # -- shapes -----------------------------------------------------------------------------------
 
+
 def _shape_args(args: tuple) -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
         return tuple(args[0])
@@ -336,7 +346,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     if start == end:
         return input
     shape = input.shape
-    return reshape(input, shape[:start] + (-1,) + shape[end + 1:])
+    return reshape(input, shape[:start] + (-1,) + shape[end + 1 :])
 
 
 def squeeze(input, dim=None):
@@ -367,7 +377,10 @@ def _T(self):
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+            "reverse the dimensions of a tensor.",
+            UserWarning,
+            stacklevel=2,
+        )
     return S.Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
 
 
@@ -405,6 +418,7 @@ def _type(self, kind=None):
 
 # -- matrix products --------------------------------------------------------------------------
 
+
 def mm(input, mat2):
     return L.Mm.apply(input, mat2)
 
@@ -423,12 +437,14 @@ def addmm(input, mat1, mat2):
 
 def matmul(input, other):
     if not isinstance(other, Tensor) or not isinstance(input, Tensor):
-        raise TypeError("matmul(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+        raise TypeError(
+            f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
+        )
     a, b = input.ndim, other.ndim
     if a == 0 or b == 0:
         raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
+            f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D"
+        )
     if a == 1 and b == 1:
         return dot(input, other)
     if a == 2 and b == 1:
@@ -437,13 +453,16 @@ def matmul(input, other):
         return mm(input, other)
     if a == 1 and b == 2:
         if input.shape[0] != other.shape[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{input.shape[0]} "
-                               f"and {other.shape[0]}x{other.shape[1]})")
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied (1x{input.shape[0]} "
+                f"and {other.shape[0]}x{other.shape[1]})"
+            )
         return S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
     return L.BatchedMatmul.apply(input, other)
 
 
 # -- indexing and joining ---------------------------------------------------------------------
+
 
 def cat(tensors, dim=0):
     if not tensors:
@@ -475,12 +494,15 @@ def stack(tensors, dim=0):
 def where(condition, input, other):
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if cond.dtype != np.bool_:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {condition.dtype.legacy_name.replace('Tensor', '')}")
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor "
+            f"with dtype {condition.dtype.legacy_name.replace('Tensor', '')}"
+        )
     return I.Where.apply(_operand(input), _operand(other), cond)
 
 
 # -- comparisons (not differentiable) ---------------------------------------------------------
+
 
 def _compare(ufunc):
     def method(self, other):
@@ -515,8 +537,9 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return new_tensor(np.isclose(input._data, other._data, rtol=rtol, atol=atol,
-                                 equal_nan=equal_nan))
+    return new_tensor(
+        np.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    )
 
 
 def _all(self, dim=None, keepdim=False):
@@ -536,6 +559,7 @@ def is_tensor(obj) -> bool:
 
 
 # -- in-place ---------------------------------------------------------------------------------
+
 
 def _inplace(op):
     def method(self, other):
@@ -574,6 +598,7 @@ def _pow_(self, exponent):
 
 # -- autograd methods -------------------------------------------------------------------------
 
+
 def _register_hook(self, hook):
     """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
     if not self._requires_grad:
@@ -610,67 +635,147 @@ def _to_dtype(target: dtype):
 
 METHODS: dict[str, Any] = {
     # arithmetic and its operators
-    "add": add, "sub": sub, "mul": mul, "div": div, "neg": neg, "pow": pow,
-    "multiply": mul, "subtract": sub, "divide": div, "true_divide": div, "negative": neg,
-    "__add__": _binary(A.Add), "__radd__": _reflected(A.Add),
-    "__sub__": _binary(A.Sub), "__rsub__": lambda self, other: rsub(self, _operand(other)),
-    "__mul__": _binary(A.Mul), "__rmul__": _reflected(A.Mul),
+    "add": add,
+    "sub": sub,
+    "mul": mul,
+    "div": div,
+    "neg": neg,
+    "pow": pow,
+    "multiply": mul,
+    "subtract": sub,
+    "divide": div,
+    "true_divide": div,
+    "negative": neg,
+    "__add__": _binary(A.Add),
+    "__radd__": _reflected(A.Add),
+    "__sub__": _binary(A.Sub),
+    "__rsub__": lambda self, other: rsub(self, _operand(other)),
+    "__mul__": _binary(A.Mul),
+    "__rmul__": _reflected(A.Mul),
     "__truediv__": _binary(A.Div),
     "__rtruediv__": lambda self, other: A.Mul.apply(A.Reciprocal.apply(self), _operand(other)),
-    "__neg__": neg, "__pos__": lambda self: self, "__abs__": abs,
-    "__pow__": pow, "__rpow__": lambda self, other: A.RPow.apply(self, _operand(other)),
+    "__neg__": neg,
+    "__pos__": lambda self: self,
+    "__abs__": abs,
+    "__pow__": pow,
+    "__rpow__": lambda self, other: A.RPow.apply(self, _operand(other)),
     "__floordiv__": floor_divide,
     "__rfloordiv__": lambda self, other: floor_divide(_operand(other), self),
     "__mod__": remainder,
     "__rmod__": lambda self, other: remainder(_operand(other), self),
     "floor_divide": floor_divide,
     "remainder": remainder,
-    "__matmul__": matmul, "__rmatmul__": lambda self, other: matmul(other, self),
-    "maximum": maximum, "minimum": minimum,
+    "__matmul__": matmul,
+    "__rmatmul__": lambda self, other: matmul(other, self),
+    "maximum": maximum,
+    "minimum": minimum,
     # elementwise functions
-    "exp": exp, "log": log, "sqrt": sqrt, "abs": abs, "sin": sin, "cos": cos, "tanh": tanh,
-    "sigmoid": sigmoid, "relu": relu, "clamp": clamp, "clip": clamp,
+    "exp": exp,
+    "log": log,
+    "sqrt": sqrt,
+    "abs": abs,
+    "sin": sin,
+    "cos": cos,
+    "tanh": tanh,
+    "sigmoid": sigmoid,
+    "relu": relu,
+    "clamp": clamp,
+    "clip": clamp,
     # reductions
-    "sum": sum, "mean": mean, "max": max, "min": min, "var": var, "std": std,
-    "argmax": argmax, "argmin": argmin, "softmax": softmax, "log_softmax": log_softmax,
+    "sum": sum,
+    "mean": mean,
+    "max": max,
+    "min": min,
+    "var": var,
+    "std": std,
+    "argmax": argmax,
+    "argmin": argmin,
+    "softmax": softmax,
+    "log_softmax": log_softmax,
     # shapes
-    "view": view, "reshape": reshape, "flatten": flatten, "squeeze": squeeze,
-    "unsqueeze": unsqueeze, "transpose": transpose, "t": t, "permute": permute,
-    "expand": expand, "expand_as": lambda self, other: expand(self, other.shape),
+    "view": view,
+    "reshape": reshape,
+    "flatten": flatten,
+    "squeeze": squeeze,
+    "unsqueeze": unsqueeze,
+    "transpose": transpose,
+    "t": t,
+    "permute": permute,
+    "expand": expand,
+    "expand_as": lambda self, other: expand(self, other.shape),
     "view_as": lambda self, other: view(self, other.shape),
     "reshape_as": lambda self, other: reshape(self, other.shape),
-    "T": property(_T), "clone": clone, "to": to, "type": _type,
-    "float": _to_dtype(_dtypes.float32), "double": _to_dtype(_dtypes.float64),
-    "long": _to_dtype(_dtypes.int64), "int": _to_dtype(_dtypes.int32),
-    "bool": _to_dtype(_dtypes.bool), "half": _to_dtype(_dtypes.float16),
+    "T": property(_T),
+    "clone": clone,
+    "to": to,
+    "type": _type,
+    "float": _to_dtype(_dtypes.float32),
+    "double": _to_dtype(_dtypes.float64),
+    "long": _to_dtype(_dtypes.int64),
+    "int": _to_dtype(_dtypes.int32),
+    "bool": _to_dtype(_dtypes.bool),
+    "half": _to_dtype(_dtypes.float16),
     # matrix products
-    "matmul": matmul, "mm": mm, "mv": mv, "dot": dot,
+    "matmul": matmul,
+    "mm": mm,
+    "mv": mv,
+    "dot": dot,
     # indexing
-    "__getitem__": I.getitem, "__setitem__": IP.setitem, "__iter__": _iter, "unbind": unbind,
+    "__getitem__": I.getitem,
+    "__setitem__": IP.setitem,
+    "__iter__": _iter,
+    "unbind": unbind,
     "where": lambda self, condition, other: where(condition, self, other),
     # comparisons
-    "__eq__": _compare(np.equal), "__ne__": _compare(np.not_equal), "__lt__": _compare(np.less),
-    "__le__": _compare(np.less_equal), "__gt__": _compare(np.greater),
+    "__eq__": _compare(np.equal),
+    "__ne__": _compare(np.not_equal),
+    "__lt__": _compare(np.less),
+    "__le__": _compare(np.less_equal),
+    "__gt__": _compare(np.greater),
     "__ge__": _compare(np.greater_equal),
-    "eq": _compare(np.equal), "ne": _compare(np.not_equal), "lt": _compare(np.less),
-    "le": _compare(np.less_equal), "gt": _compare(np.greater), "ge": _compare(np.greater_equal),
-    "__and__": _logical(np.logical_and), "__or__": _logical(np.logical_or),
+    "eq": _compare(np.equal),
+    "ne": _compare(np.not_equal),
+    "lt": _compare(np.less),
+    "le": _compare(np.less_equal),
+    "gt": _compare(np.greater),
+    "ge": _compare(np.greater_equal),
+    "__and__": _logical(np.logical_and),
+    "__or__": _logical(np.logical_or),
     "__xor__": _logical(np.logical_xor),
-    "__invert__": lambda self: new_tensor(np.logical_not(self._data) if self._data.dtype == bool
-                                          else np.invert(self._data)),
-    "allclose": allclose, "isclose": isclose, "all": _all, "any": _any,
+    "__invert__": lambda self: new_tensor(
+        np.logical_not(self._data) if self._data.dtype == bool else np.invert(self._data)
+    ),
+    "allclose": allclose,
+    "isclose": isclose,
+    "all": _all,
+    "any": _any,
     # in-place
-    "add_": _add_, "sub_": _sub_, "mul_": _inplace(A.Mul), "div_": _inplace(A.Div),
-    "pow_": _pow_, "neg_": _unary_inplace(A.Neg), "clamp_": _clamp_, "clip_": _clamp_,
-    "exp_": _unary_inplace(U.Exp), "relu_": _unary_inplace(U.Relu),
-    "sigmoid_": _unary_inplace(U.Sigmoid), "tanh_": _unary_inplace(U.Tanh),
-    "sqrt_": _unary_inplace(U.Sqrt), "abs_": _unary_inplace(U.Abs),
-    "zero_": IP.zero_, "fill_": IP.fill_, "copy_": IP.copy_,
-    "__iadd__": _inplace(A.Add), "__isub__": _inplace(A.Sub), "__imul__": _inplace(A.Mul),
+    "add_": _add_,
+    "sub_": _sub_,
+    "mul_": _inplace(A.Mul),
+    "div_": _inplace(A.Div),
+    "pow_": _pow_,
+    "neg_": _unary_inplace(A.Neg),
+    "clamp_": _clamp_,
+    "clip_": _clamp_,
+    "exp_": _unary_inplace(U.Exp),
+    "relu_": _unary_inplace(U.Relu),
+    "sigmoid_": _unary_inplace(U.Sigmoid),
+    "tanh_": _unary_inplace(U.Tanh),
+    "sqrt_": _unary_inplace(U.Sqrt),
+    "abs_": _unary_inplace(U.Abs),
+    "zero_": IP.zero_,
+    "fill_": IP.fill_,
+    "copy_": IP.copy_,
+    "__iadd__": _inplace(A.Add),
+    "__isub__": _inplace(A.Sub),
+    "__imul__": _inplace(A.Mul),
     "__itruediv__": _inplace(A.Div),
     # autograd
     "retains_grad": property(lambda self: self._retains_grad, doc="True after retain_grad()"),
-    "backward": tensor_backward, "register_hook": _register_hook, "retain_grad": _retain_grad,
+    "backward": tensor_backward,
+    "register_hook": _register_hook,
+    "retain_grad": _retain_grad,
     "__new__": staticmethod(_legacy_constructor),
 }
 

@@ -21,10 +21,33 @@ from ._dtypes import Size, dtype, from_numpy_dtype, to_numpy_dtype
 from .tensor import Tensor, new_tensor
 
 __all__ = [
-    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "arange",
-    "linspace", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
-    "randint", "rand_like", "randn_like", "manual_seed", "FloatTensor", "DoubleTensor",
-    "LongTensor", "IntTensor", "BoolTensor", "ByteTensor", "legacy_new",
+    "tensor",
+    "as_tensor",
+    "from_numpy",
+    "zeros",
+    "ones",
+    "full",
+    "empty",
+    "eye",
+    "arange",
+    "linspace",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "empty_like",
+    "rand",
+    "randn",
+    "randint",
+    "rand_like",
+    "randn_like",
+    "manual_seed",
+    "FloatTensor",
+    "DoubleTensor",
+    "LongTensor",
+    "IntTensor",
+    "BoolTensor",
+    "ByteTensor",
+    "legacy_new",
 ]
 
 
@@ -99,17 +122,20 @@ def _check_structure(data: Any, sizes: list[int], dim: int, np_dtype: np.dtype) 
             if data._data.size != 1:
                 raise ValueError("only one element tensors can be converted to Python scalars")
         elif not isinstance(data, (numbers.Number, np.generic)) or (
-                np_dtype.kind != "f" and isinstance(data, (float, np.floating))
-                and np_dtype.kind == "b"):
+            np_dtype.kind != "f" and isinstance(data, (float, np.floating)) and np_dtype.kind == "b"
+        ):
             if np_dtype.kind in "iu":
-                raise TypeError(f"'{type(data).__name__}' object cannot be interpreted as an "
-                                "integer")
+                raise TypeError(
+                    f"'{type(data).__name__}' object cannot be interpreted as an integer"
+                )
             raise TypeError(f"must be real number, not {type(data).__name__}")
         return
     if isinstance(data, np.ndarray):
         if list(data.shape) != sizes[dim:]:
-            raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} "
-                             f"(got {data.shape[0] if data.ndim else 0})")
+            raise ValueError(
+                f"expected sequence of length {sizes[dim]} at dim {dim} "
+                f"(got {data.shape[0] if data.ndim else 0})"
+            )
         return
     if not _is_sequence(data):
         raise TypeError("not a sequence")
@@ -184,14 +210,18 @@ def _finish(array: np.ndarray, requires_grad: bool, name: str) -> Tensor:
     return new_tensor(array, None, requires_grad)
 
 
-def tensor(data: Any, dtype: dtype | None = None, device: Any = None,
-           requires_grad: bool = False) -> Tensor:
+def tensor(
+    data: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (nested lists, numbers, numpy arrays)."""
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
-            "minigrad.tensor(sourceTensor).", UserWarning, stacklevel=2)
+            "minigrad.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
     return _finish(_to_array(data, to_numpy_dtype(dtype)), requires_grad, "tensor")
 
 
@@ -211,29 +241,38 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     from_numpy_dtype(array.dtype)
     if not array.dtype.isnative:
-        raise ValueError("given numpy array has byte order different from the native byte order. "
-                         "Conversion between byte orders is currently not supported.")
+        raise ValueError(
+            "given numpy array has byte order different from the native byte order. "
+            "Conversion between byte orders is currently not supported."
+        )
     return new_tensor(array)
 
 
 # -- factories ------------------------------------------------------------------------------
+
 
 def _size(args: tuple, name: str) -> tuple[int, ...]:
     """``ones(2, 3)``, ``ones((2, 3))`` and ``ones(Size([2, 3]))`` all mean shape (2, 3)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
         args = tuple(args[0])
     elif len(args) == 1 and (isinstance(args[0], bool) or not _is_int(args[0])):
-        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
-                        f"{type(args[0]).__name__}")
+        raise TypeError(
+            f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+            f"{type(args[0]).__name__}"
+        )
     sizes = []
     for k, a in enumerate(args):
         if not _is_int(a) or k == 0 and isinstance(a, bool):
             kind = type(a).__name__
             if k == 0:
-                raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, "
-                                f"but found element of type {kind} at pos 0")
-            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
-                            f'{k + 1} with error "type must be tuple of ints,but got {kind}"')
+                raise TypeError(
+                    f"{name}(): argument 'size' (position 1) must be tuple of ints, "
+                    f"but found element of type {kind} at pos 0"
+                )
+            raise TypeError(
+                f"{name}(): argument 'size' failed to unpack the object at pos "
+                f'{k + 1} with error "type must be tuple of ints,but got {kind}"'
+            )
         sizes.append(operator.index(a))
     for a in sizes:
         if a < 0:
@@ -254,40 +293,61 @@ def _float_dtype(dtype: dtype | None) -> np.dtype:
     return to_numpy_dtype(dtype) if dtype is not None else _dtypes.get_default_dtype().numpy
 
 
-def zeros(*size, dtype: dtype | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
+def zeros(
+    *size, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     return _finish(np.zeros(_size(size, "zeros"), _float_dtype(dtype)), requires_grad, "zeros")
 
 
-def ones(*size, dtype: dtype | None = None, device: Any = None,
-         requires_grad: bool = False) -> Tensor:
+def ones(
+    *size, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     return _finish(np.ones(_size(size, "ones"), _float_dtype(dtype)), requires_grad, "ones")
 
 
-def empty(*size, dtype: dtype | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
+def empty(
+    *size, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     return _finish(np.empty(_size(size, "empty"), _float_dtype(dtype)), requires_grad, "empty")
 
 
-def full(size, fill_value, dtype: dtype | None = None, device: Any = None,
-         requires_grad: bool = False) -> Tensor:
+def full(
+    size, fill_value, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     if dtype is None:
-        dtype = (_dtypes.bool if isinstance(fill_value, bool) else _dtypes.int64
-                 if isinstance(fill_value, numbers.Integral) else None)
+        dtype = (
+            _dtypes.bool
+            if isinstance(fill_value, bool)
+            else _dtypes.int64
+            if isinstance(fill_value, numbers.Integral)
+            else None
+        )
     if not isinstance(size, (tuple, list, Size)):
-        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
-                        f"{type(size).__name__}")
+        raise TypeError(
+            f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}"
+        )
     array = np.full(_size((size,), "full"), fill_value, _float_dtype(dtype))
     return _finish(array, requires_grad, "full")
 
 
-def eye(n: int, m: int | None = None, dtype: dtype | None = None, device: Any = None,
-        requires_grad: bool = False) -> Tensor:
+def eye(
+    n: int,
+    m: int | None = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     return _finish(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad, "eye")
 
 
-def arange(start, end=None, step=1, dtype: dtype | None = None, device: Any = None,
-           requires_grad: bool = False) -> Tensor:
+def arange(
+    start,
+    end=None,
+    step=1,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -300,8 +360,14 @@ def arange(start, end=None, step=1, dtype: dtype | None = None, device: Any = No
     return _finish(np.arange(start, end, step).astype(np_dtype), requires_grad, "arange")
 
 
-def linspace(start, end, steps: int, dtype: dtype | None = None, device: Any = None,
-             requires_grad: bool = False) -> Tensor:
+def linspace(
+    start,
+    end,
+    steps: int,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     array = np.linspace(start, end, steps).astype(_float_dtype(dtype))
@@ -363,8 +429,9 @@ def randn(*size, dtype=None, requires_grad: bool = False, generator=None, **_) -
     return _finish(array, requires_grad, "randn")
 
 
-def randint(low, high=None, size=None, dtype=None, requires_grad: bool = False,
-            generator=None, **_) -> Tensor:
+def randint(
+    low, high=None, size=None, dtype=None, requires_grad: bool = False, generator=None, **_
+) -> Tensor:
     """Integers in [low, high); ``randint(high, size)`` starts at 0."""
     if size is None:
         if high is None or not isinstance(high, (tuple, list, Size)):
@@ -374,7 +441,8 @@ def randint(low, high=None, size=None, dtype=None, requires_grad: bool = False,
         low, high = 0, low
     if low >= high:
         raise RuntimeError(
-            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
     g = generator or _generator[0]
     np_dtype = to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
     array = g.integers(low, high, _size((size,), "randint")).astype(np_dtype)
@@ -393,6 +461,7 @@ def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, **_) -> Tenso
 
 # -- the legacy constructors: Tensor(...), FloatTensor(...) --------------------------------
 
+
 def legacy_new(cls: type, dt: dtype, args: tuple) -> Tensor:
     """``Tensor([[1, 2]])`` copies data into ``dt``; ``Tensor(2, 3)`` makes an uninitialised 2x3."""
     np_dtype = dt.numpy
@@ -405,8 +474,7 @@ def legacy_new(cls: type, dt: dtype, args: tuple) -> Tensor:
     elif len(args) == 1:
         data = args[0]
         if isinstance(data, (numbers.Number, bool)):
-            raise TypeError(
-                f"new(): data must be a sequence (got {type(data).__name__})")
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
         array = _to_array(data, np_dtype)
     else:
         raise TypeError("new() received an invalid combination of arguments")
@@ -438,8 +506,10 @@ LongTensor = _legacy(_dtypes.int64)
 IntTensor = _legacy(_dtypes.int32)
 BoolTensor = _legacy(_dtypes.bool)
 ByteTensor = _legacy(_dtypes.uint8)
-_LEGACY = {t.__name__: t for t in (FloatTensor, DoubleTensor, LongTensor, IntTensor,
-                                    BoolTensor, ByteTensor)}
+_LEGACY = {
+    t.__name__: t
+    for t in (FloatTensor, DoubleTensor, LongTensor, IntTensor, BoolTensor, ByteTensor)
+}
 
 
 def dtype_of_legacy(kind: Any) -> dtype:

@@ -72,14 +72,17 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if self._grad_fn is not None:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables." if value else
-                "you can only change requires_grad flags of leaf variables. If you want to use "
-                "a computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
+            message = "you can only change requires_grad flags of leaf variables."
+            if not value:
+                message += (
+                    " If you want to use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach()."
+                )
+            raise RuntimeError(message)
         if value and not self.dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -112,12 +115,14 @@ class Tensor:
                     "tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
                     "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
-                    "gradient may break downstream systems that assume they match.")
+                    "gradient may break downstream systems that assume they match."
+                )
             if value._data.shape != self._data.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '{list(value._data.shape)}' to a "
                     f"tensor of size '{list(self._data.shape)}'. Please ensure that the gradient "
-                    "and the tensor are the same size")
+                    "and the tensor are the same size"
+                )
         self._grad = value
 
     @grad.deleter
@@ -144,8 +149,10 @@ class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
         if self._requires_grad and value._data.dtype.kind != "f":
-            raise RuntimeError("data set to a tensor that requires gradients must be floating "
-                               "point or complex dtype")
+            raise RuntimeError(
+                "data set to a tensor that requires gradients must be floating "
+                "point or complex dtype"
+            )
         self._data = value._data
 
     def detach(self) -> Tensor:
@@ -253,7 +260,9 @@ class Tensor:
         """True if both tensors have the same shape and the same values."""
         if not isinstance(other, Tensor):
             raise TypeError(f"equal(): argument 'other' must be Tensor, not {type(other).__name__}")
-        return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
+        return self._data.shape == other._data.shape and bool(
+            np.array_equal(self._data, other._data)
+        )
 
     # -- Python protocol --------------------------------------------------------------
 
@@ -321,8 +330,9 @@ _NON_LEAF_GRAD_WARNING = (
 )
 
 
-def new_tensor(data: np.ndarray, grad_fn=None, requires_grad: bool = False,
-               cls: type = Tensor) -> Tensor:
+def new_tensor(
+    data: np.ndarray, grad_fn=None, requires_grad: bool = False, cls: type = Tensor
+) -> Tensor:
     """Wrap a numpy array in a Tensor without copying: the engine's constructor.
 
     ``data`` must already be an ndarray of a supported dtype; this is the fast

@@ -1,5 +1,6 @@
 """minigrad.autograd: the same names as torch.autograd."""
 
+from . import graph
 from .anomaly_mode import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,
@@ -11,7 +12,6 @@ from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import gradcheck
 from .variable import Variable
-from . import graph
 
 __all__ = [
     "Variable",

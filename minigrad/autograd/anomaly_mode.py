@@ -15,8 +15,12 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
-           "is_anomaly_check_nan_enabled"]
+__all__ = [
+    "detect_anomaly",
+    "set_detect_anomaly",
+    "is_anomaly_enabled",
+    "is_anomaly_check_nan_enabled",
+]
 
 
 class _State:
@@ -64,7 +68,10 @@ class detect_anomaly:  # noqa: N801
         self.check_nan = check_nan
         warnings.warn(
             "Anomaly Detection has been enabled. This mode will increase the runtime and should "
-            "only be enabled for debugging.", UserWarning, stacklevel=2)
+            "only be enabled for debugging.",
+            UserWarning,
+            stacklevel=2,
+        )
 
     def __enter__(self) -> None:
         self._prev = (state.enabled, state.check_nan)
@@ -88,7 +95,10 @@ def report_failure(node: Any) -> None:
     if stack:
         warnings.warn(
             f"Error detected in {node.name()}. Traceback of forward call that caused the "
-            f"error:\n{''.join(stack)}", UserWarning, stacklevel=3)
+            f"error:\n{''.join(stack)}",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def check_nan(node: Any, outs: tuple) -> None:

@@ -53,8 +53,12 @@ def execution_order(roots: Sequence[Node]) -> list[Node]:
     return order
 
 
-def run_backward(roots: Sequence[tuple[Node, np.ndarray | None]], retain_graph: bool,
-                 capture: dict[Node, int] | None = None, order: list | None = None) -> list:
+def run_backward(
+    roots: Sequence[tuple[Node, np.ndarray | None]],
+    retain_graph: bool,
+    capture: dict[Node, int] | None = None,
+    order: list | None = None,
+) -> list:
     """Propagate gradients from ``roots`` (node, gradient) pairs through the graph.
 
     Without ``capture`` the gradients end in the leaves' ``.grad``. With it
@@ -156,8 +160,13 @@ def _as_tuple(x) -> tuple:
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
-def tensor_backward(t: Tensor, gradient=None, retain_graph: bool | None = None,
-                    create_graph: bool = False, inputs=None) -> None:
+def tensor_backward(
+    t: Tensor,
+    gradient=None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs=None,
+) -> None:
     """``t.backward()``: the common case (a scalar, no options) takes the short way."""
     if gradient is None and inputs is None and not create_graph and t._grad_fn is not None:
         data = t._data
@@ -168,12 +177,18 @@ def tensor_backward(t: Tensor, gradient=None, retain_graph: bool | None = None,
             seed = seed.reshape(data.shape)
         run_backward(((t._grad_fn, seed),), bool(retain_graph))
         return
-    backward((t,), None if gradient is None else (gradient,), retain_graph, create_graph,
-             inputs=inputs)
+    backward(
+        (t,), None if gradient is None else (gradient,), retain_graph, create_graph, inputs=inputs
+    )
 
 
-def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
-             create_graph: bool = False, inputs=None) -> None:
+def backward(
+    tensors,
+    grad_tensors=None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs=None,
+) -> None:
     """Accumulate the gradients of ``tensors`` into the leaves' ``.grad``."""
     tensors = _as_tuple(tensors)
     if create_graph:
@@ -219,9 +234,15 @@ def _captured_grads(roots, grads, inputs, keep, allow_unused) -> list:
     return found
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
-         create_graph: bool = False, allow_unused: bool | None = None,
-         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool | None = None,
+    materialize_grads: bool = False,
+) -> tuple[Tensor | None, ...]:
     """Return the gradients of ``outputs`` with respect to ``inputs``; ``.grad`` untouched."""
     if create_graph:
         raise NotImplementedError(

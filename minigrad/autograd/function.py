@@ -104,7 +104,8 @@ class Node:
                     )
                 if result._data.shape != grad.shape:
                     raise RuntimeError(
-                        f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value")
+                        f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value"
+                    )
                 grad = result._data
         if self._retain_hook is not None:
             self._retain_hook(grad)
@@ -271,7 +272,7 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     """PyTorch's words for "a value saved for backward was changed in place"."""
     from .._dtypes import from_numpy_dtype
 
-    counter, expected, which = node._saved_checks[3 * k: 3 * k + 3]
+    counter, expected, which = node._saved_checks[3 * k : 3 * k + 3]
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
@@ -282,8 +283,8 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     hint = (
         "the backtrace further above shows the operation that failed to compute its gradient. "
         "The variable in question was changed in there or anywhere later. Good luck!"
-        if _anomaly.enabled else
-        "enable anomaly detection to find the operation that failed to compute its gradient, "
+        if _anomaly.enabled
+        else "enable anomaly detection to find the operation that failed to compute its gradient, "
         "with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
     )
     return (
@@ -342,8 +343,7 @@ class Function:
             isinstance(a, Tensor) and a._requires_grad for a in args
         )
         ctx = cls._Node()
-        ctx._next = tuple(node_of(a) if requires else None
-                          for a in args if isinstance(a, Tensor))
+        ctx._next = tuple(node_of(a) if requires else None for a in args if isinstance(a, Tensor))
         ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         ctx._n_args = len(args)
         with grad_mode.no_grad():
@@ -479,9 +479,9 @@ class ArrayFunction(Function):
             if ctx._saved is not None:
                 ctx._record_versions(inputs, result)
             if cls.broadcasts:
-                ctx._shapes = tuple([
-                    x._data.shape if isinstance(x, Tensor) else None for x in inputs
-                ])
+                ctx._shapes = tuple(
+                    [x._data.shape if isinstance(x, Tensor) else None for x in inputs]
+                )
         return result
 
 
@@ -491,8 +491,10 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     try:
         data = a._data
     except AttributeError:
-        raise TypeError(f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
-                        f"Tensor, not {type(a).__name__}") from None
+        raise TypeError(
+            f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
+            f"Tensor, not {type(a).__name__}"
+        ) from None
     out = cls.forward(ctx, data, *params)
     if type(out) is not _ndarray:
         out = np.asarray(out)
@@ -578,10 +580,12 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
         grads = (grads,)
     shapes = self._shapes
     if shapes is not None:
-        grads = tuple([
-            g if g is None or s is None or g.shape == s else sum_to_shape(g, s)
-            for g, s in zip(grads, shapes)
-        ])
+        grads = tuple(
+            [
+                g if g is None or s is None or g.shape == s else sum_to_shape(g, s)
+                for g, s in zip(grads, shapes)
+            ]
+        )
     return grads
 
 

@@ -90,8 +90,10 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
 
     def __init__(self, mode: bool) -> None:
         if not isinstance(mode, bool):
-            raise TypeError("set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
-                            f"not {type(mode).__name__}")
+            raise TypeError(
+                "set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                f"not {type(mode).__name__}"
+            )
         self._prev = state.enabled
         self._mode = mode
         state.enabled = mode

@@ -53,28 +53,41 @@ def _analytical(func, inputs, i, out_index) -> np.ndarray:
     for j in range(out._data.size):
         seed = np.zeros(out._data.size, dtype=out._data.dtype)
         seed[j] = 1
-        (g,) = autograd_grad(out, x, new_tensor(seed.reshape(out._data.shape)),
-                             retain_graph=True, allow_unused=True)
+        (g,) = autograd_grad(
+            out, x, new_tensor(seed.reshape(out._data.shape)), retain_graph=True, allow_unused=True
+        )
         if g is not None:
             jac[:, j] = g._data.astype(np.float64).ravel()
     return jac
 
 
-def gradcheck(func: Callable, inputs: Tensor | Sequence, *, eps: float = 1e-6,
-              atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True,
-              **_ignored) -> bool:
+def gradcheck(
+    func: Callable,
+    inputs: Tensor | Sequence,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+    **_ignored,
+) -> bool:
     """True if ``func``'s gradients at ``inputs`` match finite differences."""
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     checked = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not checked:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, "
-                         "but none of them have requires_grad=True.")
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, "
+            "but none of them have requires_grad=True."
+        )
     for i in checked:
         if inputs[i]._data.dtype != np.float64:
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point or "
                 "complex. This check will likely fail if all the inputs are not of double "
-                "precision floating point or complex. ", UserWarning, stacklevel=2)
+                "precision floating point or complex. ",
+                UserWarning,
+                stacklevel=2,
+            )
     for out_index, out in enumerate(_outputs(func, inputs)):
         if not out.requires_grad:
             continue

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .._dtypes import C_NAMES, LEGACY_NAMES  # noqa: F401 - re-exported for the ops
 
 

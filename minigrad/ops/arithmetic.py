@@ -12,11 +12,15 @@ _BOOL = np.dtype(np.bool_)
 def _no_bool_subtraction(a, b) -> None:
     """PyTorch refuses ``-`` with bools: masks are inverted with ``~``."""
     if a.dtype is _BOOL and (type(b) is bool or getattr(b, "dtype", None) is _BOOL):
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
-    raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If "
-                       "you are trying to invert a mask, use the `~` or `logical_not()` operator "
-                       "instead.")
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not "
+            "supported. Use the `^` or `logical_xor()` operator instead."
+        )
+    raise RuntimeError(
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If "
+        "you are trying to invert a mask, use the `~` or `logical_not()` operator "
+        "instead."
+    )
 
 
 def _no_integer_division_by_zero(a, b) -> None:
@@ -125,7 +129,8 @@ class Neg(ArrayFunction):
         if a.dtype is _BOOL:
             raise RuntimeError(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
-                "to invert a mask, use the `~` or `logical_not()` operator instead.")
+                "to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
         return -a
 
     @staticmethod

@@ -29,8 +29,10 @@ class Select(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim, i):
         if a.ndim == 0:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+            raise IndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+            )
         ctx.shape, ctx.key = a.shape, (slice(None),) * dim + (_check_index(i, dim, a.shape[dim]),)
         return a[ctx.key + (Ellipsis,)]  # the Ellipsis keeps a 0-d result a view, not a copy
 
@@ -122,16 +124,23 @@ def as_numpy_index(index):
         return index._data
     if isinstance(index, (list, bool, np.bool_)):
         return np.asarray(index)
-    if isinstance(index, np.ndarray) or isinstance(index, (int, slice, np.integer)) or (
-        index is None or index is Ellipsis
+    if (
+        isinstance(index, np.ndarray)
+        or isinstance(index, (int, slice, np.integer))
+        or (index is None or index is Ellipsis)
     ):
         return index
     raise IndexError(_INDEX_TYPES_ERROR.format(type(index).__name__))
 
 
 def _is_basic(part) -> bool:
-    return part is None or part is Ellipsis or type(part) is int or type(part) is slice or (
-        isinstance(part, np.integer))
+    return (
+        part is None
+        or part is Ellipsis
+        or type(part) is int
+        or type(part) is slice
+        or (isinstance(part, np.integer))
+    )
 
 
 def _full(p: slice, size: int) -> bool:
@@ -198,8 +207,9 @@ _ZERO_DIM = (
 
 def _check_step(p: slice) -> None:
     if p.step is not None and p.step <= 0:
-        raise ValueError("slice step cannot be zero" if p.step == 0 else
-                         "step must be greater than zero")
+        raise ValueError(
+            "slice step cannot be zero" if p.step == 0 else "step must be greater than zero"
+        )
 
 
 def _select(t: Tensor, dim: int, real_dim: int, i: int) -> Tensor:
@@ -219,10 +229,11 @@ def _index_key(rest: list, shape: tuple) -> tuple:
     for p in rest:
         if isinstance(p, np.ndarray) and p.dtype == np.bool_:
             if p.ndim:  # x[True] (0-d) adds a dimension of size 1
-                if p.shape != shape[d:d + p.ndim]:
+                if p.shape != shape[d : d + p.ndim]:
                     raise IndexError(
                         f"The shape of the mask {list(p.shape)} at index {d} does not match the "
-                        f"shape of the indexed tensor {list(shape)} at index {d}")
+                        f"shape of the indexed tensor {list(shape)} at index {d}"
+                    )
                 arrays.extend(np.nonzero(p))
             d += p.ndim
             continue
@@ -231,7 +242,8 @@ def _index_key(rest: list, shape: tuple) -> tuple:
             bad = p[(p < -size) | (p >= size)]
             if bad.size:
                 raise IndexError(
-                    f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}")
+                    f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}"
+                )
             arrays.append(p)
         d += 1
     shapes = [a.shape for a in arrays]
@@ -278,10 +290,12 @@ class Cat(ArrayFunction):
         for k, a in enumerate(arrays):
             if a.ndim == 0:
                 raise RuntimeError(
-                    f"zero-dimensional tensor (at position {k}) cannot be concatenated")
+                    f"zero-dimensional tensor (at position {k}) cannot be concatenated"
+                )
             if a.ndim != ref.ndim and a.shape != (0,):  # 1-D empty tensors are skipped
                 raise RuntimeError(
-                    f"Tensors must have same number of dimensions: got {ref.ndim} and {a.ndim}")
+                    f"Tensors must have same number of dimensions: got {ref.ndim} and {a.ndim}"
+                )
             for d in range(ref.ndim):
                 if d != axis and a.ndim == ref.ndim and a.shape[d] != ref.shape[d]:
                     raise RuntimeError(

@@ -20,8 +20,10 @@ class Mm(ArrayFunction):
         if a.ndim != 2 or b.ndim != 2:
             raise RuntimeError(f"{'self' if a.ndim != 2 else 'mat2'} must be a matrix")
         if a.dtype != b.dtype:
-            raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
-                               f"{C_NAMES[a.dtype]} != {C_NAMES[b.dtype]}")
+            raise RuntimeError(
+                "expected m1 and m2 to have the same dtype, but got: "
+                f"{C_NAMES[a.dtype]} != {C_NAMES[b.dtype]}"
+            )
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({_dims(a.shape)} and {_dims(b.shape)})"
@@ -46,8 +48,10 @@ class Addmm(ArrayFunction):
     def forward(ctx, bias, a, b):
         bias_dtype = getattr(bias, "dtype", b.dtype)
         if bias_dtype != b.dtype:
-            raise RuntimeError("self and mat2 must have the same dtype, but got "
-                               f"{LEGACY_NAMES[bias_dtype]} and {LEGACY_NAMES[b.dtype]}")
+            raise RuntimeError(
+                "self and mat2 must have the same dtype, but got "
+                f"{LEGACY_NAMES[bias_dtype]} and {LEGACY_NAMES[b.dtype]}"
+            )
         out = Mm.forward(ctx, a, b)
         out += bias
         return out
@@ -56,9 +60,11 @@ class Addmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
-        return (grad if need_bias else None,
-                grad @ b.T if need_a else None,
-                a.T @ grad if need_b else None)
+        return (
+            grad if need_bias else None,
+            grad @ b.T if need_a else None,
+            a.T @ grad if need_b else None,
+        )
 
 
 class Mv(ArrayFunction):
@@ -69,7 +75,8 @@ class Mv(ArrayFunction):
         if m.ndim == 2 and v.ndim == 1 and m.dtype != v.dtype:
             raise RuntimeError(
                 "addmv input tensors must have the same dtype, but got "
-                f"{LEGACY_NAMES[v.dtype]}, {LEGACY_NAMES[m.dtype]}, and {LEGACY_NAMES[v.dtype]}")
+                f"{LEGACY_NAMES[v.dtype]}, {LEGACY_NAMES[m.dtype]}, and {LEGACY_NAMES[v.dtype]}"
+            )
         if m.ndim != 2 or v.ndim != 1 or m.shape[1] != v.shape[0]:
             raise RuntimeError(
                 f"size mismatch, got input ({m.shape[0] if m.ndim else 0}), "
@@ -92,8 +99,10 @@ class Dot(ArrayFunction):
         if a.ndim != 1 or b.ndim != 1:
             raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
         if a.dtype != b.dtype:
-            raise RuntimeError("dot : expected both vectors to have same dtype, but found "
-                               f"{LEGACY_NAMES[a.dtype]} and {LEGACY_NAMES[b.dtype]}")
+            raise RuntimeError(
+                "dot : expected both vectors to have same dtype, but found "
+                f"{LEGACY_NAMES[a.dtype]} and {LEGACY_NAMES[b.dtype]}"
+            )
         if a.shape != b.shape:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
@@ -124,8 +133,9 @@ class BatchedMatmul(ArrayFunction):
         a, b = ctx.saved_tensors
         a2 = a if a.ndim > 1 else a[None, :]
         b2 = b if b.ndim > 1 else b[:, None]
-        g2 = grad.reshape(np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
-                          + (a2.shape[-2], b2.shape[-1]))
+        g2 = grad.reshape(
+            np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2]) + (a2.shape[-2], b2.shape[-1])
+        )
         grad_a = sum_to_shape(g2 @ np.swapaxes(b2, -1, -2), a2.shape).reshape(a.shape)
         grad_b = sum_to_shape(np.swapaxes(a2, -1, -2) @ g2, b2.shape).reshape(b.shape)
         return grad_a, grad_b
@@ -140,25 +150,33 @@ def _check_batched(a: np.ndarray, b: np.ndarray) -> None:
                 raise RuntimeError(
                     "addmv input tensors must have the same dtype, but got "
                     f"{LEGACY_NAMES[b.dtype]}, {LEGACY_NAMES[a.dtype]}, and "
-                    f"{LEGACY_NAMES[b.dtype]}")
+                    f"{LEGACY_NAMES[b.dtype]}"
+                )
             if rows[1] != b.shape[0]:
-                raise RuntimeError(f"size mismatch, got input ({rows[0]}), mat ({_dims(rows)}), "
-                                   f"vec ({b.shape[0]})")
+                raise RuntimeError(
+                    f"size mismatch, got input ({rows[0]}), mat ({_dims(rows)}), vec ({b.shape[0]})"
+                )
         else:
             if a.dtype != b.dtype:
-                raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
-                                   f"{C_NAMES[a.dtype]} != {C_NAMES[b.dtype]}")
+                raise RuntimeError(
+                    "expected m1 and m2 to have the same dtype, but got: "
+                    f"{C_NAMES[a.dtype]} != {C_NAMES[b.dtype]}"
+                )
             if rows[1] != b.shape[0]:
-                raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(rows)} "
-                                   f"and {_dims(b.shape)})")
+                raise RuntimeError(
+                    f"mat1 and mat2 shapes cannot be multiplied ({_dims(rows)} "
+                    f"and {_dims(b.shape)})"
+                )
         return
     if a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {LEGACY_NAMES[a.dtype]} but found "
-                           f"{LEGACY_NAMES[b.dtype]}")
+        raise RuntimeError(
+            f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
+        )
     a2 = a if a.ndim > 1 else a[None, :]
     batch = broadcast_shapes(a2.shape[:-2], b.shape[:-2])
     if a2.shape[-1] != b.shape[-2]:
         n = int(np.prod(batch))
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, "
-            f"{a2.shape[-1]}] but got: [{n}, {b.shape[-2]}].")
+            f"{a2.shape[-1]}] but got: [{n}, {b.shape[-2]}]."
+        )

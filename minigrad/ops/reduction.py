@@ -59,8 +59,9 @@ class SumDim(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
-        return a.sum(axis=ctx.axes, keepdims=keepdim,
-                     dtype=np.int64 if a.dtype.kind in "biu" else None)
+        return a.sum(
+            axis=ctx.axes, keepdims=keepdim, dtype=np.int64 if a.dtype.kind in "biu" else None
+        )
 
     @staticmethod
     def backward(ctx, grad):
@@ -186,7 +187,9 @@ class Var(ArrayFunction):
             warnings.warn(
                 f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
                 "the reduction factor (input numel divided by output numel).",
-                UserWarning, stacklevel=4)
+                UserWarning,
+                stacklevel=4,
+            )
         centred = a - a.mean(axis=axes, keepdims=True)
         ctx.save_for_backward(centred)
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction

@@ -24,7 +24,7 @@ def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
     if unknown:
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-        shape = shape[: unknown[0]] + (numel // known,) + shape[unknown[0] + 1:]
+        shape = shape[: unknown[0]] + (numel // known,) + shape[unknown[0] + 1 :]
     elif known != numel:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape

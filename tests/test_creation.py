@@ -11,7 +11,7 @@ import pytest
 import minigrad
 from minigrad import Size
 
-# -- tensor(): dtype and shape inference -------------------------------------------------------
+# -- tensor(): dtype and shape inference -----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -148,7 +148,7 @@ def test_factories_take_a_real_bool_for_requires_grad(flag) -> None:
         minigrad.tensor([1.0], requires_grad=flag)
 
 
-# -- the legacy constructors --------------------------------------------------------------------
+# -- the legacy constructors -----------------------------------------------------------------------
 
 
 def test_float_tensor_from_nested_ints() -> None:
@@ -209,7 +209,7 @@ def test_legacy_constructor_errors(args, error, message) -> None:
     assert str(info.value) == message
 
 
-# -- factories ---------------------------------------------------------------------------------
+# -- factories -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("size", [(2, 3), ((2, 3),), ([2, 3],), (Size([2, 3]),)])
@@ -331,7 +331,7 @@ def test_linspace_and_eye() -> None:
         minigrad.linspace(0, 1, -1)
 
 
-# -- random numbers -----------------------------------------------------------------------------
+# -- random numbers --------------------------------------------------------------------------------
 
 
 def test_rand_randn_randint() -> None:
@@ -371,7 +371,7 @@ def test_randint_errors() -> None:
     )
 
 
-# -- numpy --------------------------------------------------------------------------------------
+# -- numpy -----------------------------------------------------------------------------------------
 
 
 def test_from_numpy_shares_memory() -> None:
@@ -407,7 +407,7 @@ def test_from_numpy_errors() -> None:
         minigrad.tensor(np.array([1], dtype=object))
 
 
-# -- dtypes and their aliases -------------------------------------------------------------------
+# -- dtypes and their aliases ----------------------------------------------------------------------
 
 
 def test_dtype_aliases() -> None:
@@ -436,7 +436,7 @@ def test_default_dtype() -> None:
         minigrad.set_default_dtype(minigrad.int64)
 
 
-# -- Size ---------------------------------------------------------------------------------------
+# -- Size ------------------------------------------------------------------------------------------
 
 
 def test_size() -> None:

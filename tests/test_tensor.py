@@ -24,7 +24,7 @@ def x() -> minigrad.Tensor:
     return minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 
 
-# -- attributes -----------------------------------------------------------------------------------
+# -- attributes ------------------------------------------------------------------------------------
 
 
 def test_leaf_attributes(x) -> None:
@@ -107,7 +107,7 @@ def test_len_and_iteration(x) -> None:
     assert (a.item(), b.item()) == (1.0, 2.0)
 
 
-# -- type conversions -----------------------------------------------------------------------------
+# -- type conversions ------------------------------------------------------------------------------
 
 
 def test_type_and_conversions(x) -> None:
@@ -254,7 +254,7 @@ def test_data_setter(x) -> None:
     assert t.dtype is minigrad.int64
 
 
-# -- grad ------------------------------------------------------------------------------------
+# -- grad ------------------------------------------------------------------------------------------
 
 
 def test_grad_assignment(x) -> None:
@@ -290,7 +290,7 @@ def test_grad_of_non_leaf_warns(x) -> None:
     assert y2.grad.tolist() == [[1.0, 1.0], [1.0, 1.0]]
 
 
-# -- Variable: the basket of PyTorch 0.3, as PyTorch 2.x keeps it ------------------------------
+# -- Variable: the basket of PyTorch 0.3, as PyTorch 2.x keeps it ----------------------------------
 
 
 def test_variable_returns_a_plain_tensor() -> None:

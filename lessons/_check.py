@@ -92,6 +92,25 @@ def _close_scalar(answer, expected: float, tol: float = 1e-4) -> bool:
     return values.size == 1 and abs(values[0] - expected) <= tol
 
 
+# -- lesson 0: start here -------------------------------------------------------------------------
+
+
+@exercise("warm-up")
+def _warm_up(answer):
+    if _close_scalar(answer, 42, tol=0):
+        return True, "That is how every exercise works."
+    return False, "6 * 7 is Python for 6 × 7. Write answer = 6 * 7."
+
+
+@exercise("first-tensor")
+def _first_tensor(answer):
+    if not _is_tensor(answer):
+        return False, f"That is a {type(answer).__name__}. Write minigrad.tensor([1, 2, 3])."
+    if answer.tolist() != [1, 2, 3]:
+        return False, f"It holds {answer.tolist()}; it should hold 1, 2 and 3."
+    return True, f"It prints as {answer!r}."
+
+
 # -- lesson 1: eggs and baskets ------------------------------------------------------------------
 
 
@@ -103,7 +122,10 @@ def _basket(answer):
             "Wrap the eggs: Variable(FloatTensor([5, 6, 7]), requires_grad=...)."
         )
     if answer.tolist() != [5.0, 6.0, 7.0]:
-        return False, f"The basket should hold the eggs [5., 6., 7.]; yours holds {answer.tolist()}."
+        return (
+            False,
+            f"The basket should hold the eggs [5., 6., 7.]; yours holds {answer.tolist()}.",
+        )
     if not answer.requires_grad:
         return False, "The eggs are there, but the basket does not take part in backpropagation."
     if answer.dtype != minigrad.float32:
@@ -139,7 +161,10 @@ def _refused_flags(answer):
 def _eggs_out(answer):
     if not _is_tensor(answer):
         if isinstance(answer, np.ndarray):
-            return False, "That is a numpy array. Take the eggs out as a tensor: .detach() or .data."
+            return (
+                False,
+                "That is a numpy array. Take the eggs out as a tensor: .detach() or .data.",
+            )
         return False, f"Your answer is a {type(answer).__name__}, not a tensor."
     if answer.requires_grad:
         return False, "It still requires grad: the eggs are still in the basket. Try .detach()."
@@ -166,7 +191,10 @@ def _grad_by_hand(answer):
     if _close(answer, [3.0, 12.0, 27.0]):
         return False, "That is the derivative of sum(x³). The mean also divides by 3 elements."
     if _close(answer, [1.0, 2.0, 3.0]) or _close(answer, [0.5, 1.0, 1.5]):
-        return False, "That looks like the gradient of a square. Here each x is cubed: d/dx x³ = 3x²."
+        return (
+            False,
+            "That looks like the gradient of a square. Here each x is cubed: d/dx x³ = 3x².",
+        )
     return False, "out = (x₁³ + x₂³ + x₃³) / 3. Differentiate with respect to each xᵢ."
 
 
@@ -180,7 +208,10 @@ def _accumulate(answer):
         return True, "Each pass adds 3 to w.grad: 3 + 3 + 3."
     if abs(value - 3.0) < 1e-6:
         return False, "That is the gradient of one pass. Nothing resets w.grad between the passes."
-    return False, "The gradient of (w * 3) with respect to w is 3. What happens to w.grad each pass?"
+    return (
+        False,
+        "The gradient of (w * 3) with respect to w is 3. What happens to w.grad each pass?",
+    )
 
 
 @exercise("zero-grad")
@@ -232,8 +263,105 @@ def _safe_way(answer):
     if text == "detach":
         return True, ".detach() shares the version counter, so autograd notices in-place changes."
     if text == "data":
-        return False, ".data hides in-place changes from autograd: the gradient can be silently wrong."
+        return (
+            False,
+            ".data hides in-place changes from autograd: the gradient can be silently wrong.",
+        )
     return False, 'Answer with "data" or "detach".'
+
+
+# -- lesson 4: from tensors to plots -----------------------------------------------------------
+
+
+@exercise("slope")
+def _slope(answer):
+    if _close_scalar(answer, 4.75):
+        return True, "3 · 1.5² - 2 = 4.75, and autograd agrees."
+    if _close_scalar(answer, 0.375):
+        return False, "That is f(1.5), the value. The slope is the gradient: call backward()."
+    return False, (
+        "Make x = minigrad.tensor(1.5, requires_grad=True), compute f = x**3 - 2*x, "
+        "call f.backward() and read x.grad."
+    )
+
+
+@exercise("plot-ready")
+def _plot_ready(answer, pred=None):
+    if _is_tensor(answer):
+        return False, "That is still a tensor. matplotlib wants numpy: add .numpy()."
+    if not isinstance(answer, np.ndarray):
+        return False, f"Your answer is a {type(answer).__name__}, not a numpy array."
+    if pred is not None:
+        if answer.shape != tuple(pred.shape) or not _close(answer, pred):
+            return False, "Those are not the values of pred."
+        if not _shares_memory_with(answer, pred):
+            return False, "That is a copy. pred.detach().numpy() gives the same memory."
+    return True, "pred.detach().numpy() is ready for plt.plot."
+
+
+@exercise("learning-rate")
+def _learning_rate(answer):
+    text = str(answer).strip().strip('"').lower()
+    if text in ("up", "grows", "increases", "explodes", "diverges"):
+        return True, "Each step overshoots the minimum by more than it started: the loss explodes."
+    if text in ("down", "shrinks", "decreases"):
+        return False, "Run it: w, b, losses = fit(lr=1.5, steps=20), then print(losses[-3:])."
+    return False, 'Answer with "down" or "up".'
+
+
+# -- lesson 5: train, save, load -----------------------------------------------------------------
+
+
+@exercise("param-count")
+def _param_count(answer):
+    if _close_scalar(answer, 49, tol=0):
+        return (
+            True,
+            "16 + 16 + 16 + 1 = 49 numbers: "
+            "the same as sum(p.numel() for p in model.parameters()).",
+        )
+    if _close_scalar(answer, 32, tol=0) or _close_scalar(answer, 33, tol=0):
+        return False, "Count the biases too: hidden.bias has 16 numbers, out.bias 1."
+    return (
+        False,
+        "Multiply out each shape: (16, 1) is 16 numbers, (16,) is 16, (1, 16) is 16, (1,) is 1.",
+    )
+
+
+@exercise("restore")
+def _restore(answer, trained=None):
+    if not isinstance(answer, minigrad.nn.Module):
+        return False, "Pass the model, another, to check(...)."
+    if trained is None:
+        return False, "check needs the trained model too: check('restore', another, model)."
+    mine, theirs = answer.state_dict(), trained.state_dict()
+    if list(mine) != list(theirs):
+        return False, "another should be a SineNet, like the trained model."
+    if all(minigrad.equal(mine[k], theirs[k]) for k in mine):
+        return True, "another now predicts exactly what the trained model predicts."
+    return (
+        False,
+        "another still has its random weights. Try another.load_state_dict(minigrad.load(PATH)).",
+    )
+
+
+@exercise("step-order")
+def _step_order(answer):
+    text = "".join(ch for ch in str(answer).upper() if ch.isalpha())
+    if sorted(text) != list("ABCD"):
+        return False, 'Use each of the four letters once, e.g. "ABCD".'
+    if text in ("CDBA", "DCBA"):
+        return True, "Forget old gradients before backward, compute the loss, backward, then step."
+    if text == "DBAC":
+        return (
+            True,
+            "Zeroing after each step works too: every backward() starts from empty gradients.",
+        )
+    if text.index("A") < text.index("B"):
+        return False, "step() uses the gradients, so backward() must come before it."
+    if text.index("B") < text.index("D"):
+        return False, "backward() needs a loss to start from: compute it first."
+    return False, "zero_grad() must come before backward(), or old gradients pile up (lesson 2)."
 
 
 # -- lesson 6: inside minigrad -----------------------------------------------------------------
@@ -289,104 +417,7 @@ def _where(answer):
     text = text.replace("/", ".")
     if text.endswith("minigrad.ops.unary"):
         return True, "Sigmoid lives in minigrad/ops/unary.py, with the other one-input ops."
-    return False, "Use the inspection cell above on minigrad.sigmoid(x).grad_fn, and read __module__."
-
-
-# -- lesson 4: from tensors to plots -----------------------------------------------------------
-
-
-@exercise("slope")
-def _slope(answer):
-    if _close_scalar(answer, 4.75):
-        return True, "3 · 1.5² - 2 = 4.75, and autograd agrees."
-    if _close_scalar(answer, 0.375):
-        return False, "That is f(1.5), the value. The slope is the gradient: call backward()."
-    return False, (
-        "Make x = minigrad.tensor(1.5, requires_grad=True), compute f = x**3 - 2*x, "
-        "call f.backward() and read x.grad."
+    return (
+        False,
+        "Use the inspection cell above on minigrad.sigmoid(x).grad_fn, and read __module__.",
     )
-
-
-@exercise("plot-ready")
-def _plot_ready(answer, pred=None):
-    if _is_tensor(answer):
-        return False, "That is still a tensor. matplotlib wants numpy: add .numpy()."
-    if not isinstance(answer, np.ndarray):
-        return False, f"Your answer is a {type(answer).__name__}, not a numpy array."
-    if pred is not None:
-        if answer.shape != tuple(pred.shape) or not _close(answer, pred):
-            return False, "Those are not the values of pred."
-        if not _shares_memory_with(answer, pred):
-            return False, "That is a copy. pred.detach().numpy() gives the same memory."
-    return True, "pred.detach().numpy() is ready for plt.plot."
-
-
-@exercise("learning-rate")
-def _learning_rate(answer):
-    text = str(answer).strip().strip('"').lower()
-    if text in ("up", "grows", "increases", "explodes", "diverges"):
-        return True, "Each step overshoots the minimum by more than it started: the loss explodes."
-    if text in ("down", "shrinks", "decreases"):
-        return False, "Run it: w, b, losses = fit(lr=1.5, steps=20), then print(losses[-3:])."
-    return False, 'Answer with "down" or "up".'
-
-
-# -- lesson 5: train, save, load -----------------------------------------------------------------
-
-
-@exercise("param-count")
-def _param_count(answer):
-    if _close_scalar(answer, 49, tol=0):
-        return True, "16 + 16 + 16 + 1 = 49 numbers, the same as sum(p.numel() for p in model.parameters())."
-    if _close_scalar(answer, 32, tol=0) or _close_scalar(answer, 33, tol=0):
-        return False, "Count the biases too: hidden.bias has 16 numbers, out.bias 1."
-    return False, "Multiply out each shape: (16, 1) is 16 numbers, (16,) is 16, (1, 16) is 16, (1,) is 1."
-
-
-@exercise("restore")
-def _restore(answer, trained=None):
-    if not isinstance(answer, minigrad.nn.Module):
-        return False, "Pass the model, another, to check(...)."
-    if trained is None:
-        return False, "check needs the trained model too: check('restore', another, model)."
-    mine, theirs = answer.state_dict(), trained.state_dict()
-    if list(mine) != list(theirs):
-        return False, "another should be a SineNet, like the trained model."
-    if all(minigrad.equal(mine[k], theirs[k]) for k in mine):
-        return True, "another now predicts exactly what the trained model predicts."
-    return False, "another still has its random weights. Try another.load_state_dict(minigrad.load(PATH))."
-
-
-@exercise("step-order")
-def _step_order(answer):
-    text = "".join(ch for ch in str(answer).upper() if ch.isalpha())
-    if sorted(text) != list("ABCD"):
-        return False, 'Use each of the four letters once, e.g. "ABCD".'
-    if text in ("CDBA", "DCBA"):
-        return True, "Forget old gradients before backward, compute the loss, backward, then step."
-    if text == "DBAC":
-        return True, "Zeroing after each step works too: every backward() starts from empty gradients."
-    if text.index("A") < text.index("B"):
-        return False, "step() uses the gradients, so backward() must come before it."
-    if text.index("B") < text.index("D"):
-        return False, "backward() needs a loss to start from: compute it first."
-    return False, "zero_grad() must come before backward(), or old gradients pile up (lesson 2)."
-
-
-# -- lesson 0: start here -------------------------------------------------------------------------
-
-
-@exercise("warm-up")
-def _warm_up(answer):
-    if _close_scalar(answer, 42, tol=0):
-        return True, "That is how every exercise works."
-    return False, "6 * 7 is Python for 6 × 7. Write answer = 6 * 7."
-
-
-@exercise("first-tensor")
-def _first_tensor(answer):
-    if not _is_tensor(answer):
-        return False, f"That is a {type(answer).__name__}. Write minigrad.tensor([1, 2, 3])."
-    if answer.tolist() != [1, 2, 3]:
-        return False, f"It holds {answer.tolist()}; it should hold 1, 2 and 3."
-    return True, f"It prints as {answer!r}."

@@ -432,3 +432,32 @@ def test_a_checker_never_raises_at_the_learner(capsys):
         for odd in (None, 42, "x", object(), [object()]):
             check.check(name, odd)
             assert capsys.readouterr().out
+
+
+# -- how learners get to the lessons ------------------------------------------------------------
+
+BINDER_URL = re.compile(
+    r"https://mybinder\.org/v2/gh/minigrad-lessons/minigrad-lessons/main\?urlpath=lab/tree/([^)\s]+)"
+)
+
+
+def test_binder_badges_and_links_open_real_lessons():
+    """README's badge opens lesson 0; docs/lessons.md has a badge per lesson; links resolve."""
+    readme = (ROOT / "README.md").read_text()
+    lessons_md = (ROOT / "docs" / "lessons.md").read_text()
+    assert BINDER_URL.findall(readme)[0] == "lessons/00_start_here.ipynb"
+    badges = BINDER_URL.findall(lessons_md)
+    assert badges == [f"lessons/{name}.ipynb" for name in LESSON_NAMES]
+    for doc in (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))):
+        text = doc.read_text()
+        for target in BINDER_URL.findall(text):
+            assert (ROOT / target).exists(), f"{doc.name}: Binder link to missing {target}"
+        for target in re.findall(r"\]\(((?:\.\./)?lessons/[^)#\s]+\.ipynb)\)", text):
+            assert (doc.parent / target).resolve().exists(), f"{doc.name} links to {target}"
+
+
+def test_make_lab_opens_lesson_0():
+    makefile = (ROOT / "Makefile").read_text()
+    match = re.search(r"^LESSON\s*\??=\s*(\S+)", makefile, re.M)
+    assert match and match.group(1) == "lessons/00_start_here.ipynb"
+    assert (ROOT / match.group(1)).exists()

@@ -205,25 +205,28 @@ def backward(
         return
     inputs = _as_tuple(inputs)
     if not inputs:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     found = _captured_grads(roots, grads, inputs, keep, allow_unused=True)
+    done: set[int] = set()
     for t, g in zip(inputs, found):
-        if g is not None:
+        if g is not None and id(t) not in done:
+            done.add(id(t))
             acc = AccumulateGrad(t)
             acc._run(g)
 
 
 def _captured_grads(roots, grads, inputs, keep, allow_unused) -> list:
     capture: dict[Node, int] = {}
-    for i, t in enumerate(inputs):
+    where = []  # the same tensor may be asked for twice: one capture, two answers
+    for t in inputs:
         if not isinstance(t, Tensor):
             raise TypeError(f"inputs must be Tensors, not {type(t).__name__}")
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-        capture[t._grad_fn if t._grad_fn is not None else accumulator_of(t)] = i
-    if len(capture) != len(inputs):
-        raise RuntimeError("minigrad.autograd.grad: the same tensor appears twice in inputs")
+        node = t._grad_fn if t._grad_fn is not None else accumulator_of(t)
+        where.append(capture.setdefault(node, len(capture)))
     found = run_backward(list(zip(roots, grads)), keep, capture)
+    found = [found[j] for j in where]
     if not allow_unused:
         for i, g in enumerate(found):
             if g is None:

@@ -392,10 +392,7 @@ class Function:
                 out.append(None)
                 continue
             if not isinstance(g, Tensor):
-                raise TypeError(
-                    f"function {self.name()} returned a gradient of type {type(g).__name__} "
-                    f"at index {i}; expected a Tensor or None"
-                )
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
             array = g._data
             if array.shape != shape:
                 try:

@@ -142,6 +142,7 @@ class LossPlot:
         self.losses: list[float] = []
         self._start = time.perf_counter()
         self._last_draw = float("-inf")  # the first update draws
+        self._drawn = -1  # how many losses the figure shows
         self._handle = None
         plt = _pyplot()
         self.figure, self.ax = plt.subplots(figsize=(6.4, 3.6))
@@ -168,13 +169,15 @@ class LossPlot:
         value = float(loss.item() if isinstance(loss, Tensor) else loss)
         self.losses.append(value)
         now = time.perf_counter()
-        if now - self._last_draw >= self.every or (self.total and len(self.losses) >= self.total):
-            self._last_draw = now
+        if now - self._last_draw >= self.every or (self.total and len(self.losses) == self.total):
             self._draw()
+            # Count from the end of the draw: a slow redraw must not make every update redraw.
+            self._last_draw = time.perf_counter()
 
     def finish(self):
-        """Draw the final curve and return the figure."""
-        self._draw()
+        """Draw the final curve (unless it is already on screen) and return the figure."""
+        if self._drawn != len(self.losses):
+            self._draw()
         return self.figure
 
     def __enter__(self) -> LossPlot:
@@ -184,6 +187,7 @@ class LossPlot:
         self.finish()
 
     def _draw(self) -> None:
+        self._drawn = len(self.losses)
         steps = np.arange(1, len(self.losses) + 1)
         self._line.set_data(steps, self.losses)
         if self.losses:

@@ -85,3 +85,26 @@ def test_loss_plot_redraws_at_most_every_interval():
     assert len(line.get_xdata()) == 1  # drawn once, then throttled
     plot.finish()
     assert len(line.get_xdata()) == 5
+
+
+def test_loss_plot_slow_redraws_do_not_redraw_on_every_update(monkeypatch):
+    """A redraw that takes longer than ``every`` must not make each update redraw."""
+    clock = [0.0]
+    monkeypatch.setattr("widgets.plots.time.perf_counter", lambda: clock[0])
+    plot = LossPlot(total=100, every=0.5)
+    draws = []
+    real_draw = plot._draw
+
+    def slow_draw():
+        draws.append(len(plot.losses))
+        clock[0] += 1.0  # each redraw takes a (simulated) second
+        real_draw()
+
+    monkeypatch.setattr(plot, "_draw", slow_draw)
+    for step in range(100):
+        plot.update(1.0 / (step + 1))
+        clock[0] += 0.01  # training itself is fast
+    plot.finish()
+    assert draws[0] == 1 and draws[-1] == 100
+    assert len(draws) <= 3, draws  # first, (maybe one when 0.5 s of training passed), last
+    assert draws.count(100) == 1  # finish() does not draw the same curve again

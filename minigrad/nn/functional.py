@@ -14,6 +14,7 @@ import warnings
 from .. import _tensor_methods as T
 from ..ops import linalg as L
 from ..ops import shape as S
+from ..ops import unary as U
 from ..tensor import Tensor
 from ._loss_functions import (
     binary_cross_entropy,
@@ -68,15 +69,16 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    return input.relu_() if inplace else T.relu(input)
+    """max(0, x); the op itself, with no wrapper in between: it runs in every hidden layer."""
+    return input.relu_() if inplace else U.Relu.apply(input)
 
 
 def tanh(input: Tensor) -> Tensor:
-    return T.tanh(input)
+    return U.Tanh.apply(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
-    return T.sigmoid(input)
+    return U.Sigmoid.apply(input)
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -7,10 +7,10 @@ import time
 
 import numpy as np
 import pytest
+from conftest import require_program
 
 import minigrad
 from minigrad.autograd.graph import saved_values
-from tests.conftest import require_program
 from widgets import GraphDigraph, draw, extract
 from widgets.dot import INSTALL_HELP, DotMissing, render_svg, to_digraph, to_text
 from widgets.fmt import shape_text, short

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import require_module
 
 import minigrad
-from tests.conftest import require_module
 from widgets import LossPlot, plot_fit, plot_function_and_grad
 
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_module, require_program
 
 import minigrad
 from minigrad.autograd import engine
 from minigrad.autograd.graph import execution_order, register_backward_observer
-from tests.conftest import require_module, require_program
 from widgets import GraphView, SliderView
 from widgets.fmt import short
 from widgets.walk import observe

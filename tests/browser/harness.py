@@ -31,7 +31,7 @@ rests on are in shared/notes/browser-testing.md; in short:
 
 Usage::
 
-    from tests.browser.harness import JupyterLab, JupyterNotebook, require_browser
+    from harness import JupyterLab, JupyterNotebook, require_browser
 
     def test_lesson():
         require_browser()                      # require_browser(JupyterNotebook) for Notebook 7
@@ -60,7 +60,7 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import Any, ClassVar
 
-from tests.conftest import require_module, require_program
+from conftest import require_module, require_program
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

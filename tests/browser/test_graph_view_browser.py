@@ -19,8 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from tests.browser.harness import ARTIFACTS, ROOT, JupyterLab, require_browser
+from harness import ARTIFACTS, ROOT, JupyterLab, require_browser
 
 NOTEBOOKS = Path(__file__).parent / "notebooks"
 

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-from tests.browser.harness import JupyterLab, require_browser
+from harness import JupyterLab, require_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS_DIR = ROOT / "lessons"

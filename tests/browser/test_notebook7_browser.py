@@ -29,9 +29,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-from tests.browser.harness import ARTIFACTS, JupyterNotebook, require_browser
-from tests.conftest import require_program
+from conftest import require_program
+from harness import ARTIFACTS, JupyterNotebook, require_browser
 
 NOTEBOOKS = Path(__file__).parent / "notebooks"
 ACTIVE = re.compile(r"\bmg-active\b")

@@ -9,6 +9,7 @@ The functional forms (``minigrad.exp(x)``) are the same functions.
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -252,9 +253,12 @@ def _extreme(input, dim, keepdim, largest: bool):
 
 
 def _argextreme(a, dim, keepdim, largest):
+    axis = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
         return np.zeros((), np.int64)
-    axis = wrap_dim(dim, a.ndim)
+    if a.shape[axis] == 0:
+        name = "argmax" if largest else "argmin"
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
     out = (np.argmax if largest else np.argmin)(a, axis=axis)
     return np.expand_dims(out, axis) if keepdim else out
 
@@ -267,14 +271,22 @@ def min(input, dim=None, keepdim=False):  # noqa: A001
     return _extreme(input, dim, keepdim, False)
 
 
+def _no_empty(input, name):
+    if input._data.size == 0:
+        raise IndexError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+
+
 def argmax(input, dim=None, keepdim=False):
     if dim is None:
+        _no_empty(input, "argmax")
         return new_tensor(np.asarray(np.argmax(input._data), dtype=np.int64))
     return new_tensor(_argextreme(input._data, dim, keepdim, True).astype(np.int64))
 
 
 def argmin(input, dim=None, keepdim=False):
     if dim is None:
+        _no_empty(input, "argmin")
         return new_tensor(np.asarray(np.argmin(input._data), dtype=np.int64))
     return new_tensor(_argextreme(input._data, dim, keepdim, False).astype(np.int64))
 
@@ -338,9 +350,9 @@ def reshape(input, *shape):
 
 
 def flatten(input, start_dim=0, end_dim=-1):
+    start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
     if input.ndim == 0:
         return reshape(input, 1)
-    start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
@@ -369,15 +381,21 @@ def permute(input, *dims):
     return S.Permute.apply(input, _shape_args(dims))
 
 
-def _T(self):
-    if self.ndim != 2 and self.ndim != 0:
-        import warnings
+_WARNED_ONCE: set[str] = set()  # PyTorch gives these warnings once per process (TORCH_WARN_ONCE)
 
+
+def _T(self):
+    if self.ndim == 0 and "T0" not in _WARNED_ONCE:
+        _WARNED_ONCE.add("T0")
+        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                      "these cases.", UserWarning, stacklevel=2)
+    elif self.ndim != 2 and self.ndim != 0 and "T" not in _WARNED_ONCE:
+        _WARNED_ONCE.add("T")
         warnings.warn(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor.",
+            "transpose batches of matrices or `x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor.",
             UserWarning,
             stacklevel=2,
         )
@@ -458,6 +476,15 @@ def matmul(input, other):
                 f"and {other.shape[0]}x{other.shape[1]})"
             )
         return S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
+    if a <= 2 and b >= 3 and input._requires_grad:
+        # PyTorch folds the batch into one matrix product when the smaller side requires grad:
+        # x @ B is (B.mT @ x.mT).mT.contiguous() (for a vector, B.mT @ x), as its graph shows
+        folded = L.BatchedMatmul.apply(S.Transpose.apply(other, -2, -1),
+                                       input if a == 1 else S.Transpose.apply(input, 0, 1))
+        if a == 1:
+            return folded
+        result = S.Transpose.apply(folded, -2, -1)
+        return result if result._data.flags.c_contiguous else S.Clone.apply(result)
     return L.BatchedMatmul.apply(input, other)
 
 

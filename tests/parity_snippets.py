@@ -50,7 +50,7 @@ class Recorder:
         self.items: list = []
         self.namespace: dict = {}
 
-    # -- describing values ------------------------------------------------------------------
+    # -- describing values -------------------------------------------------------------------------
     def describe(self, value):
         if _is_tensor(value):
             with warnings.catch_warnings():
@@ -157,7 +157,7 @@ def same(a, b) -> bool:
 # --------------------------------------------------------------------------------------------------
 
 SNIPPETS: dict[str, str] = {
-    # -- lesson 1: eggs and baskets ---------------------------------------------------------------
+    # -- lesson 1: eggs and baskets ----------------------------------------------------------------
     "variable_basket": """
         from T.autograd import Variable
         t = T.tensor([[1., 2.], [3., 4.]])
@@ -240,7 +240,7 @@ SNIPPETS: dict[str, str] = {
         y.requires_grad = True
         show(y)
     """,
-    # -- lesson 2: the graph ------------------------------------------------------------------
+    # -- lesson 2: the graph -----------------------------------------------------------------------
     "mean_x_squared": """
         x = T.tensor([[1., 2.], [3., 4.]], requires_grad=True)
         out = T.mean(x*x)
@@ -302,7 +302,7 @@ SNIPPETS: dict[str, str] = {
         show([o.grad_fn.name() for o in outs])
         show([len(o.grad_fn.next_functions) for o in outs])
     """,
-    # -- backward: accumulation, retain_graph, freeing ------------------------------------------
+    # -- backward: accumulation, retain_graph, freeing ---------------------------------------------
     "second_backward_raises": """
         x = T.tensor([1., 2., 3.], requires_grad=True)
         y = (x * x).sum()
@@ -461,7 +461,7 @@ SNIPPETS: dict[str, str] = {
         show(x.grad, d)
         graph(d)
     """,
-    # -- lesson 3: getting the eggs out -----------------------------------------------------------
+    # -- lesson 3: getting the eggs out ------------------------------------------------------------
     "numpy_refused": """
         x = T.tensor([1., 2.], requires_grad=True)
         x.numpy()
@@ -548,7 +548,7 @@ SNIPPETS: dict[str, str] = {
         z = y.detach_()
         show(z is y, y, y.requires_grad, y.grad_fn, y.is_leaf)
     """,
-    # -- in-place -------------------------------------------------------------------------------
+    # -- in-place ----------------------------------------------------------------------------------
     "inplace_on_leaf": """
         x = T.tensor([1., 2.], requires_grad=True)
         x.add_(1)
@@ -679,7 +679,7 @@ SNIPPETS: dict[str, str] = {
         x[0] = 5
         show(x)
     """,
-    # -- grad mode ----------------------------------------------------------------------------
+    # -- grad mode ---------------------------------------------------------------------------------
     "no_grad_context_and_decorator": """
         x = T.tensor([1., 2.], requires_grad=True)
         with T.no_grad():
@@ -724,7 +724,7 @@ SNIPPETS: dict[str, str] = {
 
         show(f(x))
     """,
-    # -- printing and conversion --------------------------------------------------------------
+    # -- printing and conversion -------------------------------------------------------------------
     "printing": """
         x = T.tensor([[1., 2.], [3., 4.]], requires_grad=True)
         show(str(x), repr(x.mean()), repr(x.double().sum()), T.tensor([1e-5, 1.]),
@@ -791,7 +791,7 @@ SNIPPETS: dict[str, str] = {
         show(rows, len(x))
         len(T.tensor(1.))
     """,
-    # -- creation -----------------------------------------------------------------------------
+    # -- creation ----------------------------------------------------------------------------------
     "creation_dtypes": """
         show(T.tensor([1, 2]), T.tensor([1., 2]), T.tensor([True, False]), T.tensor(1.5),
              T.tensor([]), T.tensor([[]]), T.tensor([1, 2.5, True]), T.tensor([[1, 2], [3, 4]]),
@@ -884,7 +884,7 @@ SNIPPETS: dict[str, str] = {
 }
 
 _OPS: dict[str, str] = {
-    # -- arithmetic, broadcasting, operators ----------------------------------------------------
+    # -- arithmetic, broadcasting, operators -------------------------------------------------------
     "arithmetic_operators": """
         a = T.tensor([[1., 2.], [3., 4.]], requires_grad=True)
         b = T.tensor([0.5, -2.], requires_grad=True)
@@ -1018,7 +1018,7 @@ _OPS: dict[str, str] = {
         (C.sum() + D.sum() + E.sum()).backward()
         show(A.grad, B.grad, v.grad)
     """,
-    # -- elementwise functions ----------------------------------------------------------------
+    # -- elementwise functions ---------------------------------------------------------------------
     "unary_functions": """
         x = T.tensor([[-1.5, -0.5, 0.], [0.25, 1., 2.]], dtype=T.float64, requires_grad=True)
         p = T.tensor([0.5, 1., 4.], dtype=T.float64, requires_grad=True)
@@ -1068,7 +1068,7 @@ _OPS: dict[str, str] = {
         y.sum().backward()
         show(y, a.grad, b.grad, T.max(a, b))
     """,
-    # -- reductions -----------------------------------------------------------------------------
+    # -- reductions --------------------------------------------------------------------------------
     "reductions": """
         x = T.tensor([[1., 5., 3.], [4., 2., 6.]], requires_grad=True)
         outs = [x.sum(), x.sum(0), x.sum(1), x.sum(-1, keepdim=True), x.sum((0, 1)),
@@ -1139,7 +1139,7 @@ _OPS: dict[str, str] = {
     "softmax_without_dim": """
         T.softmax(T.ones(3))
     """,
-    # -- shape ops ------------------------------------------------------------------------------
+    # -- shape ops ---------------------------------------------------------------------------------
     "shape_ops": """
         x = T.arange(24.).reshape(2, 3, 4).requires_grad_()
         outs = [x.view(6, 4), x.view(-1), x.view(2, -1), x.reshape(4, 6), x.reshape(-1, 2, 2),
@@ -1216,7 +1216,7 @@ _OPS: dict[str, str] = {
     "flatten_bad_dims": """
         T.ones(2, 3, 4).flatten(2, 1)
     """,
-    # -- indexing -------------------------------------------------------------------------------
+    # -- indexing ----------------------------------------------------------------------------------
     "indexing_get": """
         x = T.arange(12.).reshape(3, 4).requires_grad_()
         outs = [x[0], x[-1], x[1, 2], x[:, 1], x[1:], x[:2, 1:3], x[::2], x[..., 1], x[None],
@@ -1280,7 +1280,7 @@ _OPS: dict[str, str] = {
         z.sum().backward()
         show(a.grad, b.grad)
     """,
-    # -- joining --------------------------------------------------------------------------------
+    # -- joining -----------------------------------------------------------------------------------
     "cat_stack_where": """
         a = T.tensor([[1., 2.]], requires_grad=True)
         b = T.tensor([[3., 4.], [5., 6.]], requires_grad=True)
@@ -1331,7 +1331,7 @@ _OPS: dict[str, str] = {
         show(T.where(c, 1., 0.), T.where(c, T.ones(2, dtype=T.float64), 0.),
              T.where(c, T.tensor([1, 2]), T.tensor([3, 4])), T.where(c, T.tensor([1, 2]), 0.5))
     """,
-    # -- comparisons ----------------------------------------------------------------------------
+    # -- comparisons -------------------------------------------------------------------------------
     "comparisons": """
         x = T.tensor([1., 2., 3.], requires_grad=True)
         y = T.tensor([3., 2., 1.])
@@ -1353,7 +1353,7 @@ _OPS: dict[str, str] = {
 SNIPPETS.update(_OPS)
 
 _AUTOGRAD: dict[str, str] = {
-    # -- custom Functions (lesson 6) ----------------------------------------------------------------
+    # -- custom Functions (lesson 6) ---------------------------------------------------------------
     "custom_function": """
         class Square(T.autograd.Function):
             @staticmethod
@@ -1513,7 +1513,7 @@ _AUTOGRAD: dict[str, str] = {
     "gradcheck_no_input_requires_grad": """
         T.autograd.gradcheck(lambda a: a * 2, (T.ones(2, dtype=T.float64),))
     """,
-    # -- hooks ------------------------------------------------------------------------------------
+    # -- hooks -------------------------------------------------------------------------------------
     "hooks_replace_and_order": """
         x = T.tensor([1., 2.], requires_grad=True)
         calls = []
@@ -1552,7 +1552,7 @@ _AUTOGRAD: dict[str, str] = {
         (y * y).sum().backward()
         show(y.grad, x.grad)
     """,
-    # -- in-place inside the graph ----------------------------------------------------------------
+    # -- in-place inside the graph -----------------------------------------------------------------
     "inplace_on_saved_input_of_mul": """
         x = T.tensor([1., 2.], requires_grad=True)
         a = x * 1
@@ -1639,3 +1639,104 @@ _AUTOGRAD: dict[str, str] = {
     """,
 }
 SNIPPETS.update(_AUTOGRAD)
+
+_EDGES: dict[str, str] = {
+    # -- corners found by comparing random programs with PyTorch -----------------------------------
+    "pow_gradient_edges": """
+        a = T.tensor([0., 0., -2., 2., 0.], dtype=T.float64, requires_grad=True)
+        b = T.tensor([0., 2., 2., -1., -1.], dtype=T.float64, requires_grad=True)
+        (a ** b).sum().backward()
+        show(a.grad, b.grad)
+        show(T.tensor([2, -2, 1]) ** T.tensor([-1]), 2 ** T.tensor([-1, 2]))
+    """,
+    "integer_negative_power_of_number": """
+        T.tensor([2]) ** -1
+    """,
+    "reductions_of_a_0d_tensor": """
+        x = T.tensor(2.5, requires_grad=True)
+        outs = [x.sum(0), x.mean(-1, keepdim=True), x.max(0).values, x.softmax(0), x.squeeze(0),
+                x.unsqueeze(0), x.flatten(), x.var(0), x.std(-1)]
+        show(outs)
+        sum(o.sum() for o in outs[:7]).backward()
+        show(x.grad, x.argmax(0))
+    """,
+    "reduction_dim_out_of_range_on_0d": """
+        T.tensor(2.).sum(1)
+    """,
+    "flatten_dim_out_of_range_on_0d": """
+        T.tensor(2.).flatten(1)
+    """,
+    "argmax_dim_out_of_range_on_0d": """
+        T.tensor(2.).argmax(1)
+    """,
+    "argmax_of_empty": """
+        T.tensor([]).argmax()
+    """,
+    "max_over_an_empty_dim": """
+        T.ones(0, 3).max(0)
+    """,
+    "softmax_of_integers": """
+        T.softmax(T.tensor([[1, 2], [3, 4]]), 0)
+    """,
+    "log_softmax_of_integers_last_dim": """
+        T.tensor([1, 2]).log_softmax(-1)
+    """,
+    "T_of_0d_and_1d_warns": """
+        show(T.tensor(2.).T, T.ones(3).T)
+    """,
+    "indexing_a_0d_tensor": """
+        x = T.tensor(1.5)
+        show(x[None], x[...], x[True], x[x > 0])
+        x[0, ...]
+    """,
+    "slicing_a_0d_tensor": """
+        T.tensor(1.5)[:]
+    """,
+    "setitem_on_a_0d_tensor": """
+        x = T.tensor(1.5)
+        x[...] = 2.
+        show(x)
+        x[0] = 3.
+    """,
+    "setitem_with_extra_leading_ones": """
+        x = T.tensor([1., 2., 3.], requires_grad=True)
+        v = T.tensor([[5.]], requires_grad=True)
+        y = x * 1
+        y[0] = v
+        y.sum().backward()
+        show(y, x.grad, v.grad)
+        z = T.zeros(2, 3)
+        z[0] = T.ones(1, 3)
+        show(z)
+        z[0] = T.ones(1, 2)
+    """,
+    "expand_error_names_the_last_dim_and_dtype": """
+        T.ones(2, 2, dtype=T.float64).expand(3, 3, 3)
+    """,
+    "clamp_bounds_that_do_not_broadcast": """
+        T.clamp(T.ones(2, 3), max=T.ones(2))
+    """,
+    "cat_of_0d_checked_before_dim": """
+        T.cat([T.tensor(1.), T.tensor(2.)], dim=3)
+    """,
+    "mv_with_wrong_ranks": """
+        T.mv(T.ones(3, 2), T.ones(3, 2))
+    """,
+    "vector_at_batch_requiring_grad_folds": """
+        v = T.ones(3, requires_grad=True)
+        y = T.ones(2) @ T.ones(4, 2, 3)
+        w = T.ones(2, requires_grad=True) @ T.ones(4, 2, 3)
+        show(y, w, w.grad_fn.name())
+        v @ T.ones(2, 2, 2)
+    """,
+    "matrix_at_batch_requiring_grad": """
+        m = T.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+        b = T.arange(12.).reshape(3, 2, 2)
+        y = m @ b
+        show(y, y.grad_fn.name())
+        y.sum().backward()
+        show(m.grad, T.ones(1, 2, requires_grad=True) @ b)
+        T.ones(3, 1, requires_grad=True) @ T.ones(1, 3, 2)
+    """,
+}
+SNIPPETS.update(_EDGES)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -74,8 +75,16 @@ def test_T_is_permute(x) -> None:
     assert t.grad_fn.name() == "PermuteBackward0"
     assert x.t().grad_fn.name() == "TBackward0"
     assert t.data_ptr() == x.data_ptr()  # a view
+    from minigrad import _tensor_methods
+
+    _tensor_methods._WARNED_ONCE.clear()  # PyTorch warns once per process; start afresh
     with pytest.warns(UserWarning, match="The use of `x.T` on tensors of dimension other than 2"):
         assert minigrad.ones(2, 3, 4).T.shape == (4, 3, 2)
+    with pytest.warns(UserWarning, match="^Tensor.T is deprecated on 0-D tensors"):
+        assert minigrad.tensor(2.0).T.shape == ()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the second time, no warning
+        assert minigrad.ones(3).T.shape == (3,) and minigrad.tensor(2.0).T.shape == ()
 
 
 def test_item_tolist_and_python_numbers(x) -> None:

@@ -524,7 +524,10 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     try:
         out = cls.forward(ctx, ad, bd)
     except ValueError:
-        raise _broadcast_error(ad, bd) from None
+        error = _broadcast_error(ad, bd)
+        if isinstance(error, RuntimeError):
+            raise error from None
+        raise  # the shapes broadcast: another problem, reported as numpy said it
     if type(out) is not _ndarray:
         out = np.asarray(out)
     if out.dtype is _F64:

@@ -23,6 +23,15 @@ def _no_bool_subtraction(a, b) -> None:
     )
 
 
+def _power(a, b):
+    try:
+        return np.power(a, b)
+    except ValueError:  # integers to negative integer powers: PyTorch truncates, 2 ** -1 is 0
+        with np.errstate(divide="ignore"):
+            out = np.trunc(np.power(np.asarray(a, np.float64), b))
+        return np.where(np.isfinite(out), out, 0).astype(np.result_type(a, b))  # 0 ** -1 is 0
+
+
 def _no_integer_division_by_zero(a, b) -> None:
     if np.result_type(a, b).kind in "iu" and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
@@ -146,6 +155,8 @@ class PowScalar(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, exponent):
+        if a.dtype.kind in "iu" and type(exponent) is int and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         return a**exponent
@@ -167,15 +178,18 @@ class Pow(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = a**b
+        out = _power(a, b)
         ctx.save_for_backward(a, b, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
-        grad_a = grad * b * a ** (b - 1) if ctx.needs_input_grad[0] else None
-        grad_b = grad * out * np.log(np.where(a > 0, a, 1)) if ctx.needs_input_grad[1] else None
+        grad_a = grad_b = None
+        if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
+            grad_a = np.where(b == 0, 0, grad * b * a ** (b - 1))
+        if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
+            grad_b = np.where((a == 0) & (b >= 0), 0, grad * out * np.log(a))
         return grad_a, grad_b
 
 
@@ -187,7 +201,7 @@ class RPow(ArrayFunction):
 
     @staticmethod
     def forward(ctx, b, number):
-        out = np.power(number, b)
+        out = _power(number, b)
         ctx.save_for_backward(out)
         ctx.log_base = np.log(number)
         return out

@@ -154,12 +154,10 @@ def getitem(t: Tensor, index) -> Tensor:
         return _select(t, 0, 0, index)
     if type(index) is slice:  # a lone slice is always recorded, even x[:]
         if t._data.ndim == 0:
-            raise IndexError(_ZERO_DIM)
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         _check_step(index)
         return Slice.apply(t, 0, index)
     parts = index if isinstance(index, tuple) else (index,)
-    if t._data.ndim == 0 and any(p is not None and p is not Ellipsis for p in parts):
-        raise IndexError(_ZERO_DIM)
     advanced = not all(_is_basic(p) for p in parts)
     parts = as_numpy_index(parts) if advanced else parts
     n_real = sum(1 for p in parts if p is not None and p is not Ellipsis)
@@ -266,16 +264,28 @@ class CopySlices(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, value, key):
-        ctx.key = key
+        ctx.key, ctx.value_shape = key, np.shape(value)
         out = a.copy()
-        out[key] = value
+        out[key] = drop_leading_ones(value, out[key].ndim)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         grad_a = grad.copy()
         grad_a[ctx.key] = 0
-        return grad_a, grad[ctx.key]
+        grad_value = grad[ctx.key]
+        if grad_value.ndim < len(ctx.value_shape):  # the value had extra leading ones
+            grad_value = grad_value.reshape((1,) * (len(ctx.value_shape) - grad_value.ndim)
+                                            + grad_value.shape)
+        return grad_a, grad_value
+
+
+def drop_leading_ones(value, ndim: int):
+    """``x[0] = v`` accepts a ``v`` with extra leading dimensions of size 1, as PyTorch does."""
+    shape = np.shape(value)
+    if len(shape) > ndim and all(n == 1 for n in shape[: len(shape) - ndim]):
+        return np.reshape(value, shape[len(shape) - ndim:])
+    return value
 
 
 class Cat(ArrayFunction):
@@ -285,13 +295,14 @@ class Cat(ArrayFunction):
     @staticmethod
     def forward(ctx, *args):
         *arrays, dim = args
-        ref = next((a for a in arrays if a.ndim), arrays[0])
-        axis = wrap_dim(dim, ref.ndim)
         for k, a in enumerate(arrays):
             if a.ndim == 0:
                 raise RuntimeError(
                     f"zero-dimensional tensor (at position {k}) cannot be concatenated"
                 )
+        ref = next((a for a in arrays if a.ndim), arrays[0])
+        axis = wrap_dim(dim, ref.ndim)
+        for k, a in enumerate(arrays):
             if a.ndim != ref.ndim and a.shape != (0,):  # 1-D empty tensors are skipped
                 raise RuntimeError(
                     f"Tensors must have same number of dimensions: got {ref.ndim} and {a.ndim}"

@@ -14,8 +14,8 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, new_tensor
-from ._common import broadcast_shapes
-from .indexing import CopySlices, as_numpy_index
+from ._common import LEGACY_NAMES, broadcast_shapes
+from .indexing import CopySlices, as_numpy_index, drop_leading_ones, getitem
 
 _grad_state = grad_mode.state
 
@@ -180,8 +180,10 @@ def setitem(t: Tensor, index, value) -> Tensor:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
+    target = getitem(new_tensor(t._data), index)  # PyTorch's index errors, and the shape
     _check_expand(
-        np.shape(value._data if isinstance(value, Tensor) else value), np.shape(t._data[key])
+        np.shape(value._data if isinstance(value, Tensor) else value), target._data.shape,
+        value._data.dtype if isinstance(value, Tensor) else t._data.dtype,
     )
     if check_inplace(t, (value,)):
         old = new_tensor(t._data.copy(), t._grad_fn, t._requires_grad)
@@ -191,23 +193,25 @@ def setitem(t: Tensor, index, value) -> Tensor:
         t._grad_fn = result._grad_fn
         t._requires_grad = True
     else:
-        t._data[key] = value._data if isinstance(value, Tensor) else value
+        value = value._data if isinstance(value, Tensor) else value
+        t._data[key] = drop_leading_ones(value, target._data.ndim)
     t._vc[0] += 1
     return t
 
 
-def _check_expand(shape: tuple, target: tuple) -> None:
+def _check_expand(shape: tuple, target: tuple, dtype: np.dtype) -> None:
     """``value`` must expand to the indexed shape; PyTorch's message when it does not."""
-    while shape and shape[0] == 1 and len(shape) > len(target):
+    while shape and shape[0] == 1:
         shape = shape[1:]  # leading ones are dropped, as PyTorch does
     if len(shape) > len(target):
         raise RuntimeError(
-            f"expand(minigrad.FloatTensor{{{list(shape)}}}, size={list(target)}): the number of "
+            f"expand(minigrad.{LEGACY_NAMES[dtype]}Tensor{{{list(shape)}}}, size={list(target)}): "
+            "the number of "
             f"sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})"
         )
     lead = len(target) - len(shape)
-    for i, n in enumerate(shape):
+    for i, n in reversed(list(enumerate(shape))):  # PyTorch checks the last dim first
         want = target[lead + i]
         if n != want and n != 1:
             raise RuntimeError(

@@ -72,7 +72,11 @@ class Mv(ArrayFunction):
 
     @staticmethod
     def forward(ctx, m, v):
-        if m.ndim == 2 and v.ndim == 1 and m.dtype != v.dtype:
+        if m.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        if m.ndim != 2 or v.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.ndim}, {v.ndim}")
+        if m.dtype != v.dtype:
             raise RuntimeError(
                 "addmv input tensors must have the same dtype, but got "
                 f"{LEGACY_NAMES[v.dtype]}, {LEGACY_NAMES[m.dtype]}, and {LEGACY_NAMES[v.dtype]}"

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
+from ._common import LEGACY_NAMES
 
 
 def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
@@ -16,6 +17,8 @@ def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
         return tuple(range(ndim))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     axes = tuple(sorted({wrap_dim(d, ndim) for d in dims}))
+    if ndim == 0:
+        return ()  # a 0-d tensor accepts dim 0 or -1, and there is nothing to reduce
     if len(axes) != len(dims):
         raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
     return axes
@@ -149,6 +152,9 @@ class ExtremeDim(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim, keepdim, largest):
         axis = wrap_dim(dim, a.ndim)
+        if a.ndim and a.shape[axis] == 0:
+            raise IndexError(f"{'max' if largest else 'min'}(): Expected reduction dim {axis} to "
+                             "have non-zero size.")
         pick = np.argmax if largest else np.argmin
         index = np.expand_dims(pick(a, axis=axis), axis) if a.ndim else np.zeros((), np.int64)
         values = np.take_along_axis(a, index, axis) if a.ndim else a.copy()
@@ -231,6 +237,7 @@ class Softmax(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
+        _check_softmax_dtype(a, axis, "softmax")
         e = np.exp(a - a.max(axis=axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(out)
@@ -250,6 +257,7 @@ class LogSoftmax(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
+        _check_softmax_dtype(a, axis, "log_softmax")
         shifted = a - a.max(axis=axis, keepdims=True)
         out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
         ctx.save_for_backward(out)
@@ -260,3 +268,10 @@ class LogSoftmax(ArrayFunction):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         return grad - np.exp(out) * grad.sum(axis=ctx.axis, keepdims=True)
+
+
+def _check_softmax_dtype(a: np.ndarray, axis: int, name: str) -> None:
+    if a.dtype.kind != "f":
+        kernel = "lastdim_kernel_impl" if axis == a.ndim - 1 or a.ndim == 0 else "kernel_impl"
+        raise NotImplementedError(
+            f'"{name}_{kernel}" not implemented for \'{LEGACY_NAMES[a.dtype]}\'')

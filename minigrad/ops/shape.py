@@ -10,6 +10,7 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction, sum_to_shape
 from ..tensor import wrap_dim
+from ._common import LEGACY_NAMES
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
@@ -225,13 +226,14 @@ class Expand(ArrayFunction):
         sizes = tuple(int(s) for s in sizes)
         if len(sizes) < a.ndim:
             raise RuntimeError(
-                f"expand(minigrad.FloatTensor{{{list(a.shape)}}}, size={list(sizes)}): the "
+                f"expand(minigrad.{LEGACY_NAMES[a.dtype]}Tensor{{{list(a.shape)}}}, "
+                f"size={list(sizes)}): the "
                 f"number of sizes provided ({len(sizes)}) must be greater or equal to the "
                 f"number of dimensions in the tensor ({a.ndim})"
             )
         lead = len(sizes) - a.ndim
         target = list(sizes)
-        for i, n in enumerate(a.shape):
+        for i, n in reversed(list(enumerate(a.shape))):  # PyTorch checks the last dim first
             want = sizes[lead + i]
             if want == -1:
                 target[lead + i] = n

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from ._common import broadcast_shapes
 
 
 class Exp(ArrayFunction):
@@ -176,6 +177,8 @@ class ClampTensor(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, lo, hi):
+        shapes = [np.shape(v) for v in (a, lo, hi) if v is not None]
+        broadcast_shapes(*shapes)  # PyTorch's error when the bounds do not broadcast
         ctx.save_for_backward(a, lo, hi)
         out = a if lo is None else np.maximum(a, lo)
         return out if hi is None else np.minimum(out, hi)

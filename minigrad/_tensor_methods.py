@@ -378,6 +378,8 @@ def t(input):
 
 
 def permute(input, *dims):
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     return S.Permute.apply(input, _shape_args(dims))
 
 

@@ -1719,6 +1719,31 @@ _EDGES: dict[str, str] = {
     "cat_of_0d_checked_before_dim": """
         T.cat([T.tensor(1.), T.tensor(2.)], dim=3)
     """,
+    "remainder_sign_of_zero": """
+        show(T.tensor([-1., 0.5, 1.5, -1.5]) % T.tensor([1., -0.5, -1., 1.]),
+             T.tensor([-3, 3]) % 2, T.remainder(T.tensor([-3., 3.]), -2))
+    """,
+    "sum_over_a_repeated_dim": """
+        T.ones(2, 2).sum((1, -1))
+    """,
+    "index_of_a_0d_tensor_other_than_0": """
+        T.tensor(1.)[1]
+    """,
+    "permute_without_dims": """
+        T.tensor(1.).permute()
+    """,
+    "addmm_errors": """
+        x = T.ones(2, 2)
+        for call in (lambda: T.addmm(x, T.ones(2), x), lambda: T.addmm(T.ones(2, 3), x, x)):
+            try:
+                call()
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    "var_in_float32_rounds_once": """
+        x = T.tensor([[0.53, -1.12, 1.77], [1.9, -0.33, 0.04], [-1.41, 0.26, 1.05]])
+        show(x.var(0).tolist(), x.var(1).tolist(), x.std().item(), x.var().item())
+    """,
     "mv_with_wrong_ranks": """
         T.mv(T.ones(3, 2), T.ones(3, 2))
     """,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .._dtypes import C_NAMES, LEGACY_NAMES  # noqa: F401 - re-exported for the ops
+import numpy as np
+
+from .._dtypes import C_NAMES, LEGACY_NAMES  # noqa: F401 - C_NAMES is re-exported for the ops
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:
@@ -24,3 +26,25 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
                 )
         result = tuple(y if x == 1 else x for x, y in zip(pa, pb, strict=True))
     return result
+
+
+def check_expand(shape: tuple, target: tuple, dtype: np.dtype) -> None:
+    """A tensor of ``shape`` must expand to ``target``; PyTorch's message when it does not."""
+    while shape and shape[0] == 1:
+        shape = shape[1:]  # leading ones are dropped, as PyTorch does
+    if len(shape) > len(target):
+        raise RuntimeError(
+            f"expand(minigrad.{LEGACY_NAMES[dtype]}Tensor{{{list(shape)}}}, size={list(target)}): "
+            "the number of "
+            f"sizes provided ({len(target)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({len(shape)})"
+        )
+    lead = len(target) - len(shape)
+    for i, n in reversed(list(enumerate(shape))):  # PyTorch checks the last dim first
+        want = target[lead + i]
+        if n != want and n != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({want}) must match the existing size ({n}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
+                f"sizes: {list(shape)}"
+            )

@@ -32,6 +32,14 @@ def _power(a, b):
         return np.where(np.isfinite(out), out, 0).astype(np.result_type(a, b))  # 0 ** -1 is 0
 
 
+def _remainder(a, b):
+    """PyTorch's remainder: fmod, moved into the divisor's sign (so -1. % 1. is -0., as there)."""
+    mod = np.fmod(a, b)
+    if mod.dtype.kind != "f":
+        return np.remainder(a, b)
+    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
 def _no_integer_division_by_zero(a, b) -> None:
     if np.result_type(a, b).kind in "iu" and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
@@ -255,7 +263,7 @@ class RemainderScalar(ArrayFunction):
     @staticmethod
     def forward(ctx, a, number):
         _no_integer_division_by_zero(a, number)
-        return np.remainder(a, number) + 0  # + 0 turns numpy's -0. into PyTorch's 0.
+        return _remainder(a, number)
 
     @staticmethod
     def backward(ctx, grad):
@@ -272,7 +280,7 @@ class Remainder(ArrayFunction):
     def forward(ctx, a, b):
         _no_integer_division_by_zero(a, b)
         ctx.save_for_backward(a, b)
-        return np.remainder(a, b) + 0
+        return _remainder(a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -304,7 +312,7 @@ class RRemainder(FloorDivide):
     @staticmethod
     def forward(ctx, a, b):
         _no_integer_division_by_zero(a, b)
-        return np.remainder(a, b) + 0
+        return _remainder(a, b)
 
     @staticmethod
     def backward(ctx, grad):

@@ -213,8 +213,10 @@ def _check_step(p: slice) -> None:
 def _select(t: Tensor, dim: int, real_dim: int, i: int) -> Tensor:
     """``Select`` with PyTorch's errors, naming the dimension of the tensor being indexed."""
     data = t._data
-    if data.ndim == 0:
-        raise IndexError(_ZERO_DIM)
+    if data.ndim == 0:  # PyTorch's two messages: x[0], then any other index
+        if i == 0:
+            raise IndexError(_ZERO_DIM)
+        raise IndexError(f"index {i} is out of bounds for dimension 0 with size 0")
     size = data.shape[dim]
     if not -size <= i < size:
         raise IndexError(f"index {i} is out of bounds for dimension {real_dim} with size {size}")

@@ -14,7 +14,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, new_tensor
-from ._common import LEGACY_NAMES, broadcast_shapes
+from ._common import broadcast_shapes, check_expand
 from .indexing import CopySlices, as_numpy_index, drop_leading_ones, getitem
 
 _grad_state = grad_mode.state
@@ -181,7 +181,7 @@ def setitem(t: Tensor, index, value) -> Tensor:
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
     target = getitem(new_tensor(t._data), index)  # PyTorch's index errors, and the shape
-    _check_expand(
+    check_expand(
         np.shape(value._data if isinstance(value, Tensor) else value), target._data.shape,
         value._data.dtype if isinstance(value, Tensor) else t._data.dtype,
     )
@@ -197,25 +197,3 @@ def setitem(t: Tensor, index, value) -> Tensor:
         t._data[key] = drop_leading_ones(value, target._data.ndim)
     t._vc[0] += 1
     return t
-
-
-def _check_expand(shape: tuple, target: tuple, dtype: np.dtype) -> None:
-    """``value`` must expand to the indexed shape; PyTorch's message when it does not."""
-    while shape and shape[0] == 1:
-        shape = shape[1:]  # leading ones are dropped, as PyTorch does
-    if len(shape) > len(target):
-        raise RuntimeError(
-            f"expand(minigrad.{LEGACY_NAMES[dtype]}Tensor{{{list(shape)}}}, size={list(target)}): "
-            "the number of "
-            f"sizes provided ({len(target)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({len(shape)})"
-        )
-    lead = len(target) - len(shape)
-    for i, n in reversed(list(enumerate(shape))):  # PyTorch checks the last dim first
-        want = target[lead + i]
-        if n != want and n != 1:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({want}) must match the existing size ({n}) at "
-                f"non-singleton dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
-                f"sizes: {list(shape)}"
-            )

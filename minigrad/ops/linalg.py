@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction, sum_to_shape
-from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes
+from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes, check_expand
 
 
 def _dims(shape: tuple) -> str:
@@ -46,6 +46,9 @@ class Addmm(ArrayFunction):
 
     @staticmethod
     def forward(ctx, bias, a, b):
+        for name, m in (("mat1", a), ("mat2", b)):
+            if m.ndim != 2:
+                raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
         bias_dtype = getattr(bias, "dtype", b.dtype)
         if bias_dtype != b.dtype:
             raise RuntimeError(
@@ -53,6 +56,7 @@ class Addmm(ArrayFunction):
                 f"{LEGACY_NAMES[bias_dtype]} and {LEGACY_NAMES[b.dtype]}"
             )
         out = Mm.forward(ctx, a, b)
+        check_expand(np.shape(bias), out.shape, bias_dtype)
         out += bias
         return out
 

@@ -17,11 +17,22 @@ def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
         return tuple(range(ndim))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     axes = tuple(sorted({wrap_dim(d, ndim) for d in dims}))
+    if len(axes) != len(dims):
+        raise RuntimeError(
+            f"dim {_repeated(dims, ndim)} appears multiple times in the list of dims")
     if ndim == 0:
         return ()  # a 0-d tensor accepts dim 0 or -1, and there is nothing to reduce
-    if len(axes) != len(dims):
-        raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
     return axes
+
+
+def _repeated(dims: tuple, ndim: int) -> int:
+    seen = set()
+    for d in dims:
+        w = wrap_dim(d, ndim)
+        if w in seen:
+            return w
+        seen.add(w)
+    return dims[0]
 
 
 def expand_back(grad: np.ndarray, shape: tuple, axes: tuple, keepdim: bool) -> np.ndarray:
@@ -196,11 +207,13 @@ class Var(ArrayFunction):
                 UserWarning,
                 stacklevel=4,
             )
-        centred = a - a.mean(axis=axes, keepdims=True)
-        ctx.save_for_backward(centred)
+        wide = a.astype(np.float64, copy=False)  # accumulate in float64 (as PyTorch), round once
+        centred = wide - wide.mean(axis=axes, keepdims=True)
+        ctx.save_for_backward(centred.astype(a.dtype, copy=False))
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
         with np.errstate(divide="ignore", invalid="ignore"):
-            return (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
+            out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
+        return out.astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):

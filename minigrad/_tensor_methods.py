@@ -123,7 +123,7 @@ def pow(input, exponent):  # noqa: A001 - PyTorch's name
 
 def remainder(input, other):
     if not isinstance(input, Tensor):
-        return A.RRemainder.apply(_operand(input), other)
+        return A.RRemainder.apply(other, _operand(input))
     if isinstance(other, Tensor):
         return A.Remainder.apply(input, other)
     return A.RemainderScalar.apply(input, _operand(other))
@@ -131,8 +131,10 @@ def remainder(input, other):
 
 def floor_divide(input, other):
     if not isinstance(input, Tensor):
-        return A.FloorDivide.apply(_operand(input), other)
-    return A.FloorDivide.apply(input, _operand(other))
+        return A.RFloorDivide.apply(other, _operand(input))
+    if isinstance(other, Tensor):
+        return A.FloorDivide.apply(input, other)
+    return A.FloorDivideScalar.apply(input, _operand(other))
 
 
 def neg(input):

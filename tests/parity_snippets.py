@@ -929,7 +929,9 @@ _OPS: dict[str, str] = {
         x = T.tensor([1.5, -2.5, 4.], requires_grad=True)
         y = T.tensor([1., 2., -3.], requires_grad=True)
         a, b, c, d = x % 1, x % y, x // 2, 7 % x
-        show(a, b, c, d, T.remainder(x, 2), T.floor_divide(x, 2))
+        show(a, b, c, d, T.remainder(x, 2), T.floor_divide(x, 2), 2 // x, x // y)
+        for t in (a, b, c, d, 2 // x, x // y):
+            graph(t)
         (a + b).sum().backward()
         show(x.grad, y.grad)
         c.sum().backward()

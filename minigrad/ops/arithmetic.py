@@ -304,15 +304,34 @@ class FloorDivide(ArrayFunction):
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
-class RRemainder(FloorDivide):
+class FloorDivideScalar(FloorDivide):
+    """``tensor // number``: one edge, to the tensor."""
+
+    node_name = "NotImplemented"
+    broadcasts = False
+    n_params = 1
+
+
+class RFloorDivide(FloorDivideScalar):
+    """``number // tensor``."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, b, number):
+        _no_integer_division_by_zero(number, b)
+        return np.floor_divide(number, b)
+
+
+class RRemainder(FloorDivideScalar):
     """``number % tensor``: recorded, without a derivative, as in PyTorch."""
 
     node_name = "NotImplemented"
 
     @staticmethod
-    def forward(ctx, a, b):
-        _no_integer_division_by_zero(a, b)
-        return _remainder(a, b)
+    def forward(ctx, b, number):
+        _no_integer_division_by_zero(number, b)
+        return _remainder(number, b)
 
     @staticmethod
     def backward(ctx, grad):

@@ -153,10 +153,18 @@ def fill_(t: Tensor, value) -> Tensor:
                 f"{value.ndim} dimensions."
             )
         return apply_inplace(FillTensor, t, value)
+    if not check_inplace(t):  # outside the graph: just write (optimizers zero grads often)
+        t._data[...] = value
+        t._vc[0] += 1
+        return t
     return apply_inplace(Fill, t, value)
 
 
 def zero_(t: Tensor) -> Tensor:
+    if not check_inplace(t):
+        t._data[...] = 0
+        t._vc[0] += 1
+        return t
     return apply_inplace(Zero, t)
 
 

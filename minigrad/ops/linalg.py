@@ -46,9 +46,9 @@ class Addmm(ArrayFunction):
 
     @staticmethod
     def forward(ctx, bias, a, b):
-        for name, m in (("mat1", a), ("mat2", b)):
-            if m.ndim != 2:
-                raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+        if a.ndim != 2 or b.ndim != 2:
+            name, m = ("mat1", a) if a.ndim != 2 else ("mat2", b)
+            raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
         bias_dtype = getattr(bias, "dtype", b.dtype)
         if bias_dtype != b.dtype:
             raise RuntimeError(
@@ -56,8 +56,11 @@ class Addmm(ArrayFunction):
                 f"{LEGACY_NAMES[bias_dtype]} and {LEGACY_NAMES[b.dtype]}"
             )
         out = Mm.forward(ctx, a, b)
-        check_expand(np.shape(bias), out.shape, bias_dtype)
-        out += bias
+        try:
+            out += bias
+        except ValueError:
+            check_expand(np.shape(bias), out.shape, bias_dtype)  # PyTorch's words for it
+            raise
         return out
 
     @staticmethod

@@ -276,7 +276,8 @@ def min(input, dim=None, keepdim=False):  # noqa: A001
 def _no_empty(input, name):
     if input._data.size == 0:
         raise IndexError(
-            f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+        )
 
 
 def argmax(input, dim=None, keepdim=False):
@@ -391,8 +392,11 @@ _WARNED_ONCE: set[str] = set()  # PyTorch gives these warnings once per process 
 def _T(self):
     if self.ndim == 0 and "T0" not in _WARNED_ONCE:
         _WARNED_ONCE.add("T0")
-        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
-                      "these cases.", UserWarning, stacklevel=2)
+        warnings.warn(
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+            UserWarning,
+            stacklevel=2,
+        )
     elif self.ndim != 2 and self.ndim != 0 and "T" not in _WARNED_ONCE:
         _WARNED_ONCE.add("T")
         warnings.warn(
@@ -483,8 +487,9 @@ def matmul(input, other):
     if a <= 2 and b >= 3 and input._requires_grad:
         # PyTorch folds the batch into one matrix product when the smaller side requires grad:
         # x @ B is (B.mT @ x.mT).mT.contiguous() (for a vector, B.mT @ x), as its graph shows
-        folded = L.BatchedMatmul.apply(S.Transpose.apply(other, -2, -1),
-                                       input if a == 1 else S.Transpose.apply(input, 0, 1))
+        folded = L.BatchedMatmul.apply(
+            S.Transpose.apply(other, -2, -1), input if a == 1 else S.Transpose.apply(input, 0, 1)
+        )
         if a == 1:
             return folded
         result = S.Transpose.apply(folded, -2, -1)

@@ -277,8 +277,9 @@ class CopySlices(ArrayFunction):
         grad_a[ctx.key] = 0
         grad_value = grad[ctx.key]
         if grad_value.ndim < len(ctx.value_shape):  # the value had extra leading ones
-            grad_value = grad_value.reshape((1,) * (len(ctx.value_shape) - grad_value.ndim)
-                                            + grad_value.shape)
+            grad_value = grad_value.reshape(
+                (1,) * (len(ctx.value_shape) - grad_value.ndim) + grad_value.shape
+            )
         return grad_a, grad_value
 
 
@@ -286,7 +287,7 @@ def drop_leading_ones(value, ndim: int):
     """``x[0] = v`` accepts a ``v`` with extra leading dimensions of size 1, as PyTorch does."""
     shape = np.shape(value)
     if len(shape) > ndim and all(n == 1 for n in shape[: len(shape) - ndim]):
-        return np.reshape(value, shape[len(shape) - ndim:])
+        return np.reshape(value, shape[len(shape) - ndim :])
     return value
 
 

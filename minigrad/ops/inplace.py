@@ -171,8 +171,9 @@ def zero_(t: Tensor) -> Tensor:
 def copy_(t: Tensor, src) -> Tensor:
     """Copy ``src`` (broadcast, any dtype) into ``t``; differentiable with respect to ``src``."""
     if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
-                        f"{type(src).__name__}")
+        raise TypeError(
+            f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
+        )
     if broadcast_shapes(t._data.shape, src._data.shape) != t._data.shape:
         raise RuntimeError(
             f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
@@ -190,7 +191,8 @@ def setitem(t: Tensor, index, value) -> Tensor:
         )
     target = getitem(new_tensor(t._data), index)  # PyTorch's index errors, and the shape
     check_expand(
-        np.shape(value._data if isinstance(value, Tensor) else value), target._data.shape,
+        np.shape(value._data if isinstance(value, Tensor) else value),
+        target._data.shape,
         value._data.dtype if isinstance(value, Tensor) else t._data.dtype,
     )
     if check_inplace(t, (value,)):

@@ -19,7 +19,8 @@ def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
     axes = tuple(sorted({wrap_dim(d, ndim) for d in dims}))
     if len(axes) != len(dims):
         raise RuntimeError(
-            f"dim {_repeated(dims, ndim)} appears multiple times in the list of dims")
+            f"dim {_repeated(dims, ndim)} appears multiple times in the list of dims"
+        )
     if ndim == 0:
         return ()  # a 0-d tensor accepts dim 0 or -1, and there is nothing to reduce
     return axes
@@ -164,8 +165,10 @@ class ExtremeDim(ArrayFunction):
     def forward(ctx, a, dim, keepdim, largest):
         axis = wrap_dim(dim, a.ndim)
         if a.ndim and a.shape[axis] == 0:
-            raise IndexError(f"{'max' if largest else 'min'}(): Expected reduction dim {axis} to "
-                             "have non-zero size.")
+            raise IndexError(
+                f"{'max' if largest else 'min'}(): Expected reduction dim {axis} to "
+                "have non-zero size."
+            )
         pick = np.argmax if largest else np.argmin
         index = np.expand_dims(pick(a, axis=axis), axis) if a.ndim else np.zeros((), np.int64)
         values = np.take_along_axis(a, index, axis) if a.ndim else a.copy()
@@ -287,4 +290,5 @@ def _check_softmax_dtype(a: np.ndarray, axis: int, name: str) -> None:
     if a.dtype.kind != "f":
         kernel = "lastdim_kernel_impl" if axis == a.ndim - 1 or a.ndim == 0 else "kernel_impl"
         raise NotImplementedError(
-            f'"{name}_{kernel}" not implemented for \'{LEGACY_NAMES[a.dtype]}\'')
+            f"\"{name}_{kernel}\" not implemented for '{LEGACY_NAMES[a.dtype]}'"
+        )

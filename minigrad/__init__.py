@@ -86,6 +86,7 @@ from ._tensor_methods import (
     var,
     where,
 )
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (
     BoolTensor,

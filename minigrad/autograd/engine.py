@@ -24,7 +24,7 @@ import numpy as np
 from ..tensor import Tensor, new_tensor
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
-from .function import _FREED, AccumulateGrad, Node, accumulator_of
+from .node import _FREED, AccumulateGrad, Node, accumulator_of
 
 __all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]
 

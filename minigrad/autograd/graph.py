@@ -40,7 +40,7 @@ import numpy as np
 from ..tensor import Tensor
 from .engine import execution_order as _schedule
 from .engine import observers
-from .function import _FREED, AccumulateGrad, Node, accumulator_of
+from .node import _FREED, AccumulateGrad, Node, accumulator_of
 
 __all__ = [
     "BackwardObserver",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import ArrayFunction, sum_to_shape
+from ..autograd.function import ArrayFunction
+from ..autograd.node import sum_to_shape
 from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes, check_expand
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import ArrayFunction, sum_to_shape
+from ..autograd.function import ArrayFunction
+from ..autograd.node import sum_to_shape
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
 

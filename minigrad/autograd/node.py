@@ -1,0 +1,287 @@
+"""Node: a step of the backward graph, and what every node shares.
+
+A node is what ``tensor.grad_fn`` returns. It keeps the nodes of its inputs
+(``next_functions``), what forward saved for it with the version each saved
+value had (so that an in-place change made afterwards is caught instead of
+silently giving a wrong gradient), and the hooks registered on it.
+``AccumulateGrad`` is the node at a leaf: it adds the incoming gradient into the
+leaf's ``.grad``. The engine (``engine.py``) walks nodes; ``function.py`` makes
+them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor, new_tensor
+from . import anomaly_mode
+
+__all__ = [
+    "Node",
+    "BackwardNode",
+    "AccumulateGrad",
+    "RemovableHandle",
+    "accumulator_of",
+    "node_of",
+    "retain_grad_hook",
+    "sum_to_shape",
+]
+
+_anomaly = anomaly_mode.state
+sequence = itertools.count()  # creation order: backward runs the newest ready node first
+_ACCUMULATE_PRIORITY = 1 << 62  # AccumulateGrad runs as soon as it is ready, as in PyTorch
+_FREED = ("freed",)  # marks saved values released by a backward pass
+
+
+class Node:
+    """A node of the backward graph: what ``tensor.grad_fn`` returns.
+
+    ``name()`` is PyTorch's node name (``MulBackward0``); ``next_functions`` are
+    the edges towards the inputs. Attributes an op stores on ``ctx`` during
+    forward live on the node until backward runs.
+    """
+
+    _next: tuple = ()  # the input nodes (None for an input that needs no grad)
+    _pre_hooks: list | None = None
+    _retain_hook: Callable | None = None
+    _hooked = False  # any hook at all: one attribute for the engine to test
+    _saved: tuple | None = None
+    _metadata: dict | None = None
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """One ``(node, 0)`` pair per input, ``(None, 0)`` where no gradient flows."""
+        return tuple([(fn, 0) for fn in self._next])
+
+    def __repr__(self) -> str:
+        cls = type(self)  # built-in nodes print bare, custom ones with their module (as PyTorch)
+        bare = cls.__module__ == "builtins" or cls is AccumulateGrad
+        where = "" if bare else f"{cls.__module__}."
+        return f"<{where}{cls.__name__} object at {id(self):#x}>"
+
+    @property
+    def metadata(self) -> dict:
+        """A dict a learner (or a widget) can use to label this node."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def _add_pre_hook(self, hook: Callable, retains_grad: bool = False) -> RemovableHandle:
+        """Register ``hook(grad) -> grad | None``, run before this node uses its gradient."""
+        self._hooked = True
+        if retains_grad:
+            self._retain_hook = hook
+            return RemovableHandle(self, None)
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(hook)
+        return RemovableHandle(self, hook)
+
+    def _run_hooks(self, grad: np.ndarray) -> np.ndarray:
+        """Tensor hooks may replace the gradient; retain_grad sees the final one."""
+        for hook in self._pre_hooks or ():
+            result = hook(new_tensor(grad))
+            if result is not None:
+                if not isinstance(result, Tensor):
+                    raise TypeError(
+                        f"hook returned an object of type {type(result).__name__}; "
+                        "expected a Tensor or None"
+                    )
+                if result._data.shape != grad.shape:
+                    raise RuntimeError(
+                        f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value"
+                    )
+                grad = result._data
+        if self._retain_hook is not None:
+            self._retain_hook(grad)
+        return grad
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    def __init__(self, node: Node, hook: Callable | None) -> None:
+        self._node = weakref.ref(node)
+        self._hook = hook
+
+    def remove(self) -> None:
+        node = self._node()
+        if node is None:
+            return
+        if self._hook is None:
+            node._retain_hook = None
+        elif node._pre_hooks and self._hook in node._pre_hooks:
+            node._pre_hooks.remove(self._hook)
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: adds the incoming gradient into ``variable.grad``."""
+
+    def __init__(self, variable: Tensor) -> None:
+        self.variable = variable
+        self._seq = _ACCUMULATE_PRIORITY + next(sequence)
+
+    def _run(self, grad: np.ndarray) -> tuple:
+        var = self.variable
+        data = var._data
+        if grad.dtype != data.dtype:
+            grad = grad.astype(data.dtype)
+        if grad.shape != data.shape:
+            grad = sum_to_shape(grad, data.shape)
+        old = var._grad
+        if old is None:
+            var._grad = new_tensor(grad.copy())  # its own memory: never an alias of another grad
+        else:
+            np.add(old._data, grad, out=old._data)
+            old._vc[0] += 1
+        return ()
+
+
+def accumulator_of(leaf: Tensor) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node, created once and reused (as PyTorch does)."""
+    acc = leaf._accumulator
+    if acc is None:
+        acc = leaf._accumulator = AccumulateGrad(leaf)
+    return acc
+
+
+def node_of(x: Any) -> Node | None:
+    """Where a gradient for input ``x`` goes: its grad_fn, its AccumulateGrad, or nowhere."""
+    if isinstance(x, Tensor) and x._requires_grad:
+        fn = x._grad_fn
+        if fn is None:
+            fn = x._accumulator or accumulator_of(x)
+        return fn
+    return None
+
+
+def retain_grad_hook(tensor: Tensor) -> Callable:
+    """The hook behind ``retain_grad()``: accumulates into a non-leaf's ``.grad``."""
+    ref = weakref.ref(tensor)
+
+    def hook(grad: np.ndarray) -> None:
+        t = ref()
+        if t is None:
+            return
+        if t._grad is None:
+            t._grad = new_tensor(np.array(grad, copy=True))
+        else:
+            t._grad = new_tensor(t._grad._data + grad)
+
+    return hook
+
+
+def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
+    """Undo broadcasting: sum ``grad`` over the dimensions that were expanded."""
+    if grad.shape == shape:
+        return grad
+    lead = grad.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
+    )
+    if axes:
+        grad = grad.sum(axis=axes, keepdims=True)
+    return grad.reshape(shape)
+
+
+class BackwardNode(Node):
+    """The node (and ``ctx``) of a Function call; subclassed once per Function."""
+
+    _saved_checks: tuple = ()
+    _shapes: tuple | None = None
+    _seq = 0
+
+    def save_for_backward(self, *values: Any) -> None:
+        """Keep values for ``backward``; their versions are checked when read back."""
+        self._saved = values
+
+    @property
+    def saved_tensors(self) -> tuple:
+        saved = self._saved
+        if saved is _FREED:
+            raise RuntimeError(_SECOND_BACKWARD)
+        if saved is None:
+            return ()
+        checks = self._saved_checks
+        for i in range(0, len(checks), 3):
+            counter = checks[i]
+            if counter is not None and counter[0] != checks[i + 1]:
+                raise RuntimeError(_modified_message(self, i // 3))
+        return saved
+
+    @property
+    def needs_input_grad(self) -> tuple[bool, ...]:
+        positions = getattr(self, "_tensor_positions", None)
+        if positions is None:
+            return tuple([fn is not None for fn in self._next])
+        flags = [False] * self._n_args  # a custom Function: one flag per argument of forward
+        for i, fn in zip(positions, self._next, strict=True):
+            flags[i] = fn is not None
+        return tuple(flags)
+
+    def _record_versions(self, inputs: tuple, output: Tensor) -> None:
+        """Remember the version of every saved input/output, to detect in-place changes.
+
+        ``_saved_checks`` holds three entries per saved value: the version counter
+        it is watched by (None: not a tensor's value), the version when saved, and
+        which input it was (-1: the output).
+        """
+        checks: list = []
+        out_data = output._data
+        arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
+        for value in self._saved:
+            if value is out_data or value is output:
+                checks += (output._vc, output._vc[0], -1)
+                continue
+            for i, array in enumerate(arrays):
+                if value is array or value is inputs[i]:
+                    x = inputs[i]
+                    if isinstance(x, Tensor):
+                        checks += (x._vc, x._vc[0], i)
+                        break
+            else:
+                checks += (None, 0, 0)
+        self._saved_checks = tuple(checks)
+
+
+_SECOND_BACKWARD = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+def _modified_message(node: BackwardNode, k: int) -> str:
+    """PyTorch's words for "a value saved for backward was changed in place"."""
+    from .._dtypes import from_numpy_dtype
+
+    counter, expected, which = node._saved_checks[3 * k : 3 * k + 3]
+    value = node._saved[k]
+    array = value._data if isinstance(value, Tensor) else np.asarray(value)
+    described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
+    owner = node if which == -1 else node._next[which]
+    if owner is not None and not isinstance(owner, AccumulateGrad):
+        op = owner.name()
+        described += f", which is output 0 of {op[: op.rfind('Backward')] or op},"
+    hint = (
+        "the backtrace further above shows the operation that failed to compute its gradient. "
+        "The variable in question was changed in there or anywhere later. Good luck!"
+        if _anomaly.enabled
+        else "enable anomaly detection to find the operation that failed to compute its gradient, "
+        "with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: {described} is at version {counter[0]}; expected version {expected} "
+        f"instead. Hint: {hint}"
+    )

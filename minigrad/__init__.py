@@ -6,12 +6,14 @@ and fails the same way. The layers, bottom to top:
 - ``_dtypes``, ``_printing``: dtypes, ``Size`` and PyTorch's print format;
 - ``tensor``: the Tensor data model (storage, version counter, autograd fields);
 - ``autograd``: Function/Node (how ops record themselves), the backward engine;
-- ``ops``: one Function per differentiable operation, bound to Tensor methods in
-  ``_tensor_methods`` (the one place where ops and Tensor meet);
+- ``ops``: one Function per differentiable operation;
+- ``_functions``: the functional forms (``minigrad.add``, ``minigrad.sum``, ...) on
+  top of the ops, bound with the operators to Tensor methods in ``_tensor_methods``
+  (the one place where ops and Tensor meet);
 - ``nn``, ``optim``, ``serialization``: models, optimizers, safe save/load.
 """
 
-from . import autograd, nn, optim
+from . import _tensor_methods, autograd, nn, optim
 from ._dtypes import (
     Size,
     bool,
@@ -28,64 +30,47 @@ from ._dtypes import (
     set_default_dtype,
     uint8,
 )
-from ._printing import get_printoptions, set_printoptions
-from ._tensor_methods import (
+from ._functions.arithmetic import (
     abs,
     add,
-    addmm,
-    allclose,
-    argmax,
-    argmin,
-    cat,
     clamp,
     clip,
-    clone,
-    concat,
     cos,
     div,
-    dot,
-    equal,
     exp,
-    flatten,
     floor_divide,
-    is_tensor,
-    isclose,
     log,
-    log_softmax,
-    matmul,
-    max,
     maximum,
-    mean,
-    min,
     minimum,
-    mm,
     mul,
-    mv,
     neg,
-    numel,
-    permute,
     pow,
     relu,
     remainder,
-    reshape,
     rsub,
     sigmoid,
     sin,
-    softmax,
     sqrt,
-    squeeze,
-    stack,
-    std,
     sub,
-    sum,
-    t,
     tanh,
-    transpose,
-    unbind,
-    unsqueeze,
-    var,
-    where,
 )
+from ._functions.comparison import allclose, equal, is_tensor, isclose, numel
+from ._functions.joining import cat, concat, stack, unbind, where
+from ._functions.linalg import addmm, dot, matmul, mm, mv
+from ._functions.reduction import (
+    argmax,
+    argmin,
+    log_softmax,
+    max,
+    mean,
+    min,
+    softmax,
+    std,
+    sum,
+    var,
+)
+from ._functions.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from ._printing import get_printoptions, set_printoptions
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (

@@ -75,9 +75,9 @@ def test_T_is_permute(x) -> None:
     assert t.grad_fn.name() == "PermuteBackward0"
     assert x.t().grad_fn.name() == "TBackward0"
     assert t.data_ptr() == x.data_ptr()  # a view
-    from minigrad import _tensor_methods
+    from minigrad._functions import shape
 
-    _tensor_methods._WARNED_ONCE.clear()  # PyTorch warns once per process; start afresh
+    shape._WARNED_ONCE.clear()  # PyTorch warns once per process; start afresh
     with pytest.warns(UserWarning, match="The use of `x.T` on tensors of dimension other than 2"):
         assert minigrad.ones(2, 3, 4).T.shape == (4, 3, 2)
     with pytest.warns(UserWarning, match="^Tensor.T is deprecated on 0-D tensors"):

@@ -13,7 +13,9 @@ import warnings
 
 import numpy as np
 
-from .. import _tensor_methods as T
+from .._functions import arithmetic as FA
+from .._functions import reduction as FR
+from .._functions import shape as FS
 from ..ops import loss as LO
 from ..ops import shape as S
 from ..tensor import Tensor
@@ -92,10 +94,10 @@ def l1_loss(
     _warn_shape(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     _broadcast_shape(input._data.shape, target._data.shape)
-    loss = T.abs(T.sub(input, target))
+    loss = FA.abs(FA.sub(input, target))
     if reduction == "mean":
-        return T.mean(loss)
-    return T.sum(loss) if reduction == "sum" else loss
+        return FR.mean(loss)
+    return FR.sum(loss) if reduction == "sum" else loss
 
 
 def _class_weight(weight: Tensor | None, classes: int) -> np.ndarray | None:
@@ -166,7 +168,7 @@ def cross_entropy(
     if label_smoothing != 0.0:
         raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
     class_dim = 0 if input.ndim == 1 else 1
-    log_probs = T.log_softmax(input, class_dim)
+    log_probs = FR.log_softmax(input, class_dim)
     if target._data.dtype.kind == "f" and target.shape == input.shape:
         return _cross_entropy_probs(log_probs, target, weight, reduction, class_dim)
     return nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
@@ -176,15 +178,15 @@ def _cross_entropy_probs(
     log_probs: Tensor, target: Tensor, weight: Tensor | None, reduction: str, class_dim: int
 ) -> Tensor:
     """-(log_probs * target [* weight]).sum(...), the graph PyTorch records for soft targets."""
-    loss = T.mul(log_probs, target)
+    loss = FA.mul(log_probs, target)
     if weight is not None:
         _class_weight(weight, log_probs.shape[class_dim])
         shape = [1] * log_probs.ndim
         shape[class_dim] = -1
-        loss = T.mul(loss, T.reshape(weight, shape))
+        loss = FA.mul(loss, FS.reshape(weight, shape))
     if reduction == "none":
-        return T.neg(T.sum(loss, class_dim))
-    total = T.neg(T.sum(loss))
+        return FA.neg(FR.sum(loss, class_dim))
+    total = FA.neg(FR.sum(loss))
     if reduction == "sum":
         return total
     classes = log_probs.shape[class_dim]

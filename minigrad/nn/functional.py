@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 
-from .. import _tensor_methods as T
+from .._functions import reduction as FR
 from ..ops import linalg as L
 from ..ops import shape as S
 from ..ops import unary as U
@@ -97,7 +97,7 @@ def softmax(
     """exp(x) / sum(exp(x)) along ``dim``; without ``dim`` PyTorch guesses it, and warns."""
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim, _stacklevel)
-    return T.softmax(input, dim, dtype)
+    return FR.softmax(input, dim, dtype)
 
 
 def log_softmax(
@@ -105,4 +105,4 @@ def log_softmax(
 ) -> Tensor:
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
-    return T.log_softmax(input, dim, dtype)
+    return FR.log_softmax(input, dim, dtype)

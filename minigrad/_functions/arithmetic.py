@@ -1,0 +1,136 @@
+"""``minigrad.add``, ``sub``, ``mul``, ``div``, ``pow``, ``exp``, ``clamp``, ...
+
+The arithmetic and elementwise functions. They sort out Python numbers and
+reflected argument orders (``minigrad.sub(2, x)``) and call one op each; the Tensor
+methods ``x.add(y)``, ``x.exp()`` are these same functions.
+"""
+
+from __future__ import annotations
+
+from ..ops import arithmetic as A
+from ..ops import unary as U
+from ..tensor import Tensor
+from ._args import _operand
+
+
+def add(input, other, *, alpha=1):
+    if alpha != 1:
+        other = other * alpha
+    if not isinstance(input, Tensor):
+        return A.Add.apply(_operand(input), other)
+    return A.Add.apply(input, _operand(other))
+
+
+def sub(input, other, *, alpha=1):
+    if alpha != 1:
+        other = other * alpha
+    if not isinstance(input, Tensor):
+        return rsub(other, input)
+    return A.Sub.apply(input, _operand(other))
+
+
+def rsub(input, other):
+    """``other - input`` (PyTorch's rsub)."""
+    if isinstance(other, Tensor):
+        return A.Sub.apply(other, input)
+    return A.RSub.apply(input, _operand(other))
+
+
+def mul(input, other):
+    return (
+        A.Mul.apply(input, _operand(other))
+        if isinstance(input, Tensor)
+        else A.Mul.apply(_operand(input), other)
+    )
+
+
+def div(input, other, *, rounding_mode=None):
+    if rounding_mode is not None:
+        raise NotImplementedError("minigrad.div supports rounding_mode=None only")
+    if not isinstance(input, Tensor):
+        return A.Mul.apply(A.Reciprocal.apply(other), _operand(input))
+    return A.Div.apply(input, _operand(other))
+
+
+def pow(input, exponent):  # noqa: A001 - PyTorch's name
+    if not isinstance(input, Tensor):
+        return A.RPow.apply(exponent, _operand(input))
+    if isinstance(exponent, Tensor):
+        return A.Pow.apply(input, exponent)
+    return A.PowScalar.apply(input, _operand(exponent))
+
+
+def remainder(input, other):
+    if not isinstance(input, Tensor):
+        return A.RRemainder.apply(other, _operand(input))
+    if isinstance(other, Tensor):
+        return A.Remainder.apply(input, other)
+    return A.RemainderScalar.apply(input, _operand(other))
+
+
+def floor_divide(input, other):
+    if not isinstance(input, Tensor):
+        return A.RFloorDivide.apply(other, _operand(input))
+    if isinstance(other, Tensor):
+        return A.FloorDivide.apply(input, other)
+    return A.FloorDivideScalar.apply(input, _operand(other))
+
+
+def neg(input):
+    return A.Neg.apply(input)
+
+
+def maximum(input, other):
+    return A.Maximum.apply(input, other)
+
+
+def minimum(input, other):
+    return A.Minimum.apply(input, other)
+
+
+# -- elementwise functions --------------------------------------------------------------------
+
+
+def exp(input):
+    return U.Exp.apply(input)
+
+
+def log(input):
+    return U.Log.apply(input)
+
+
+def sqrt(input):
+    return U.Sqrt.apply(input)
+
+
+def abs(input):  # noqa: A001
+    return U.Abs.apply(input)
+
+
+def sin(input):
+    return U.Sin.apply(input)
+
+
+def cos(input):
+    return U.Cos.apply(input)
+
+
+def tanh(input):
+    return U.Tanh.apply(input)
+
+
+def sigmoid(input):
+    return U.Sigmoid.apply(input)
+
+
+def relu(input):
+    return U.Relu.apply(input)
+
+
+def clamp(input, min=None, max=None):  # noqa: A002
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return U.ClampTensor.apply(input, _operand(min), _operand(max))
+    return U.Clamp.apply(input, min, max)
+
+
+clip = clamp

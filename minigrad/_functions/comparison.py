@@ -1,0 +1,67 @@
+"""``minigrad.equal``, ``allclose``, ``isclose``, ``numel``, ``is_tensor``; ``x < y`` and friends.
+
+None of these is differentiable: they read the arrays and return a new tensor
+(``x < y``, ``x & y``, ``x.all()``) or a Python value (``minigrad.equal``, ``numel``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..ops._common import broadcast_shapes
+from ..tensor import Tensor, new_tensor
+from ._args import _operand
+
+
+def _compare(ufunc):
+    def method(self, other):
+        other = _operand(other)
+        if other is None:
+            return NotImplemented
+        b = other._data if isinstance(other, Tensor) else other
+        a = self._data if isinstance(self, Tensor) else self
+        try:
+            return new_tensor(np.asarray(ufunc(a, b)))
+        except ValueError:
+            broadcast_shapes(np.shape(a), np.shape(b))  # PyTorch's message
+            raise
+
+    return method
+
+
+def _logical(ufunc):
+    def method(self, other):
+        b = other._data if isinstance(other, Tensor) else other
+        return new_tensor(np.asarray(ufunc(self._data, b)))
+
+    return method
+
+
+def equal(input, other) -> bool:
+    return input.equal(other)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return new_tensor(
+        np.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    )
+
+
+def _all(self, dim=None, keepdim=False):
+    return new_tensor(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+
+
+def _any(self, dim=None, keepdim=False):
+    return new_tensor(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+
+
+def numel(input) -> int:
+    return input.numel()
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)

@@ -1,0 +1,51 @@
+"""``minigrad.cat``, ``stack``, ``unbind``, ``where``: joining, splitting and selecting.
+
+Also ``iter(x)``, which walks ``unbind(x)`` as PyTorch does. Indexing itself
+(``x[i]``, ``x[i] = v``) is bound straight to the ops in ``minigrad/ops/indexing.py``
+and ``inplace.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..ops import indexing as I
+from ..tensor import Tensor, wrap_dim
+from ._args import _operand
+
+
+def cat(tensors, dim=0):
+    if not tensors:
+        raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
+    return I.Cat.apply(*tensors, dim)
+
+
+concat = cat
+
+
+def unbind(input, dim=0):
+    """The slices along ``dim``, as a tuple of views (what iterating over a tensor gives)."""
+    axis = wrap_dim(dim, input.ndim)
+    return tuple(I.Unbind.apply(input, axis, i) for i in range(input._data.shape[axis]))
+
+
+def _iter(self):
+    if self._data.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return iter(unbind(self, 0))
+
+
+def stack(tensors, dim=0):
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    return I.Stack.apply(*tensors, dim)
+
+
+def where(condition, input, other):
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if cond.dtype != np.bool_:
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor "
+            f"with dtype {condition.dtype.legacy_name.replace('Tensor', '')}"
+        )
+    return I.Where.apply(_operand(input), _operand(other), cond)

@@ -1,0 +1,141 @@
+"""``minigrad.sum``, ``mean``, ``max``/``min`` (with indices), ``var``, ``std``, ``softmax``, ...
+
+The reductions, with PyTorch's argument conventions: ``dim=None`` reduces
+everything, ``max(x, dim)`` returns ``(values, indices)`` with names, and
+``var(x, False)`` is the old positional ``unbiased``. Tensor methods reuse them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..ops import reduction as R
+from ..tensor import Tensor, new_tensor, wrap_dim
+from .arithmetic import maximum, minimum
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None and not keepdim:
+        return R.Sum.apply(input)
+    return R.SumDim.apply(input, dim, keepdim)
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None and not keepdim:
+        return R.Mean.apply(input)
+    return R.MeanDim.apply(input, dim, keepdim)
+
+
+class _MinMax(tuple):
+    """``(values, indices)`` with names, like ``torch.return_types.max``."""
+
+    __slots__ = ()
+    _name = "max"
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"minigrad.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+_Max = type("max", (_MinMax,), {"__slots__": (), "__module__": "minigrad.return_types"})
+_Min = type(
+    "min", (_MinMax,), {"__slots__": (), "_name": "min", "__module__": "minigrad.return_types"}
+)
+
+
+def _extreme(input, dim, keepdim, largest: bool):
+    if isinstance(dim, Tensor):  # max(a, b) is maximum(a, b)
+        return maximum(input, dim) if largest else minimum(input, dim)
+    if dim is None:
+        return (R.Extreme if largest else R.Min).apply(input, largest)
+    values = (R.ExtremeDim if largest else R.MinDim).apply(input, dim, keepdim, largest)
+    indices = new_tensor(
+        values._grad_fn.indices
+        if values._grad_fn
+        else _argextreme(input._data, dim, keepdim, largest)
+    )
+    return (_Max if largest else _Min)((values, indices))
+
+
+def _argextreme(a, dim, keepdim, largest):
+    axis = wrap_dim(dim, a.ndim)
+    if a.ndim == 0:
+        return np.zeros((), np.int64)
+    if a.shape[axis] == 0:
+        name = "argmax" if largest else "argmin"
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+    out = (np.argmax if largest else np.argmin)(a, axis=axis)
+    return np.expand_dims(out, axis) if keepdim else out
+
+
+def max(input, dim=None, keepdim=False):  # noqa: A001
+    return _extreme(input, dim, keepdim, True)
+
+
+def min(input, dim=None, keepdim=False):  # noqa: A001
+    return _extreme(input, dim, keepdim, False)
+
+
+def _no_empty(input, name):
+    if input._data.size == 0:
+        raise IndexError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+        )
+
+
+def argmax(input, dim=None, keepdim=False):
+    if dim is None:
+        _no_empty(input, "argmax")
+        return new_tensor(np.asarray(np.argmax(input._data), dtype=np.int64))
+    return new_tensor(_argextreme(input._data, dim, keepdim, True).astype(np.int64))
+
+
+def argmin(input, dim=None, keepdim=False):
+    if dim is None:
+        _no_empty(input, "argmin")
+        return new_tensor(np.asarray(np.argmin(input._data), dtype=np.int64))
+    return new_tensor(_argextreme(input._data, dim, keepdim, False).astype(np.int64))
+
+
+def _correction(unbiased, correction) -> int:
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):  # var(x, False): the old positional 'unbiased'
+        dim, unbiased = None, dim
+    return R.Var.apply(input, dim, _correction(unbiased, correction), keepdim)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    return R.Std.apply(input, dim, _correction(unbiased, correction), keepdim)
+
+
+_NO_DIM = object()
+
+
+def softmax(input, dim=_NO_DIM, dtype=None):
+    if dim is _NO_DIM:
+        raise TypeError('softmax() missing 1 required positional arguments: "dim"')
+    return R.Softmax.apply(input if dtype is None else input.to(dtype), dim)
+
+
+def log_softmax(input, dim=_NO_DIM, dtype=None):
+    if dim is _NO_DIM:
+        raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
+    return R.LogSoftmax.apply(input if dtype is None else input.to(dtype), dim)

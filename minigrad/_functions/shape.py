@@ -1,0 +1,128 @@
+"""``minigrad.reshape``, ``flatten``, ``squeeze``, ``transpose``, ``permute``, ``x.to(dtype)``, ...
+
+Views and copies that change a tensor's shape or dtype, as functions and as the
+Tensor methods they are bound to (``x.view(2, 3)``, ``x.T``, ``x.type()``).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .._dtypes import dtype, to_numpy_dtype
+from ..creation import dtype_of_legacy
+from ..ops import shape as S
+from ..tensor import Tensor, new_tensor, wrap_dim
+from ._args import _shape_args
+
+
+def view(input, *shape):
+    if len(shape) == 1 and isinstance(shape[0], dtype):
+        raise NotImplementedError("minigrad does not reinterpret memory as another dtype")
+    return S.View.apply(input, _shape_args(shape))
+
+
+def reshape(input, *shape):
+    shape = _shape_args(shape)
+    try:
+        return S.View.apply(input, shape)
+    except RuntimeError as e:
+        if "view size is not compatible" not in str(e):
+            raise
+    return S.UnsafeView.apply(S.Clone.apply(input), S.infer_shape(shape, input._data.size))
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
+    if input.ndim == 0:
+        return reshape(input, 1)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    shape = input.shape
+    return reshape(input, shape[:start] + (-1,) + shape[end + 1 :])
+
+
+def squeeze(input, dim=None):
+    return S.Squeeze.apply(input) if dim is None else S.SqueezeDim.apply(input, dim)
+
+
+def unsqueeze(input, dim):
+    return S.Unsqueeze.apply(input, dim)
+
+
+def transpose(input, dim0, dim1):
+    return S.Transpose.apply(input, dim0, dim1)
+
+
+def t(input):
+    return S.T.apply(input)
+
+
+def permute(input, *dims):
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
+    return S.Permute.apply(input, _shape_args(dims))
+
+
+_WARNED_ONCE: set[str] = set()  # PyTorch gives these warnings once per process (TORCH_WARN_ONCE)
+
+
+def _T(self):
+    if self.ndim == 0 and "T0" not in _WARNED_ONCE:
+        _WARNED_ONCE.add("T0")
+        warnings.warn(
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+            UserWarning,
+            stacklevel=2,
+        )
+    elif self.ndim != 2 and self.ndim != 0 and "T" not in _WARNED_ONCE:
+        _WARNED_ONCE.add("T")
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return S.Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
+
+
+def expand(input, *sizes):
+    return S.Expand.apply(input, _shape_args(sizes))
+
+
+def clone(input):
+    return S.Clone.apply(input)
+
+
+def to(self, *args, **kwargs):
+    """``to(dtype)``, ``to('cpu')``, ``to(other_tensor)``: a copy only when the dtype changes."""
+    target = kwargs.get("dtype")
+    for a in (*args, kwargs.get("device")):
+        if isinstance(a, dtype):
+            target = a
+        elif isinstance(a, Tensor):
+            target = a.dtype
+        elif a is not None and str(a) != "cpu":
+            raise RuntimeError(f"minigrad only has the 'cpu' device, not {a!r}")
+    np_dtype = to_numpy_dtype(target)
+    if np_dtype is None or np_dtype == self._data.dtype:
+        return self
+    if np_dtype.kind != "f":  # integers cannot carry gradients: a plain copy
+        return new_tensor(self._data.astype(np_dtype))
+    return S.ToCopy.apply(self, np_dtype)
+
+
+def _type(self, kind=None):
+    if kind is None:
+        return f"minigrad.{self.dtype.legacy_name}"
+    return to(self, dtype_of_legacy(kind))
+
+
+def _to_dtype(target: dtype):
+    def method(self):
+        return to(self, target)
+
+    return method

@@ -30,6 +30,19 @@ from ._dtypes import (
     set_default_dtype,
     uint8,
 )
+from ._factories import (
+    arange,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
 from ._functions.arithmetic import (
     abs,
     add,
@@ -70,37 +83,12 @@ from ._functions.reduction import (
     var,
 )
 from ._functions.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from ._legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
+from ._random import manual_seed, rand, rand_like, randint, randn, randn_like
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .creation import (
-    BoolTensor,
-    ByteTensor,
-    DoubleTensor,
-    FloatTensor,
-    IntTensor,
-    LongTensor,
-    arange,
-    as_tensor,
-    empty,
-    empty_like,
-    eye,
-    from_numpy,
-    full,
-    full_like,
-    linspace,
-    manual_seed,
-    ones,
-    ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    tensor,
-    zeros,
-    zeros_like,
-)
+from .creation import as_tensor, from_numpy, tensor
 from .serialization import load, save
 from .tensor import Tensor
 

@@ -70,9 +70,9 @@ from ._functions.shape import (
     unsqueeze,
     view,
 )
+from ._legacy import legacy_new
 from .autograd.engine import tensor_backward
 from .autograd.function import accumulator_of, retain_grad_hook
-from .creation import legacy_new
 from .ops import arithmetic as A
 from .ops import indexing as I
 from .ops import inplace as IP

@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 
 from .._dtypes import dtype, to_numpy_dtype
-from ..creation import dtype_of_legacy
+from .._legacy import dtype_of_legacy
 from ..ops import shape as S
 from ..tensor import Tensor, new_tensor, wrap_dim
 from ._args import _shape_args

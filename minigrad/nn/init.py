@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ..creation import default_generator
+from .._random import default_generator
 from ..tensor import Tensor
 
 __all__ = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..creation import empty
+from .._factories import empty
 from ..tensor import Tensor
 from . import functional as F
 from . import init

@@ -8,5 +8,6 @@ to Tensor methods in its one table, and ``minigrad/__init__.py`` exports them.
 A few ``_private`` helpers here exist only for that table (``x.T``, ``x.type()``,
 ``iter(x)``, the comparison operators), next to the functions they belong with.
 
-Layers: this package imports ``tensor`` and ``ops``; ``ops`` never imports it.
+Layers: this package imports ``tensor``, ``ops`` and (for ``x.type()``) the legacy
+types of ``_legacy``; neither ``ops`` nor ``tensor`` ever imports it.
 """

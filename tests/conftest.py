@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+import sys
 
 import pytest
 
@@ -34,8 +35,13 @@ def require_module(name: str):
 
 
 def require_program(name: str) -> str:
-    """The path of the program ``name``; skip (or fail in CI) when it is missing."""
-    path = shutil.which(name)
+    """The path of the program ``name``; skip (or fail in CI) when it is missing.
+
+    The test environment's own scripts (``.venv/bin``) count even when that
+    environment is not activated, as under ``.venv/bin/python -m pytest``.
+    """
+    search = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    path = shutil.which(name, path=search)
     require(path is not None, f"the program {name!r}")
     return path
 

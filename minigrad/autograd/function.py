@@ -132,7 +132,7 @@ class Function:
             result._vc = output._vc
         if ctx._saved is not None:
             saved_output = any(s is output for s in ctx._saved)  # `is`: `in` would compare values
-            ctx._record_versions(args, output if saved_output else result)
+            ctx._record_versions(args, args, output if saved_output else result)
         return result
 
     def _node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
@@ -199,7 +199,7 @@ class ArrayFunction(Function):
         super().__init_subclass__(**kwargs)
         cls._Node._run = _array_node_run
         cls._Node._backward = staticmethod(cls.backward)
-        if not cls.broadcasts and not cls.is_view and "apply" not in cls.__dict__:
+        if not cls.broadcasts and "apply" not in cls.__dict__:
             n_inputs = cls.forward.__code__.co_argcount - 1 - cls.n_params
             if n_inputs == 1 and not cls.forward.__code__.co_flags & 0x04:
                 cls.apply = classmethod(_apply_unary)
@@ -209,21 +209,31 @@ class ArrayFunction(Function):
 
     @classmethod
     def apply(cls, *args: Any) -> Tensor:
-        n_inputs = len(args) - cls.n_params
-        values = list(args)
+        n_params = cls.n_params
+        inputs = args[: len(args) - n_params] if n_params else args
+        values = []
+        nexts = []  # where each input's gradient goes (used only if the graph is recorded)
         requires = False
-        for i in range(n_inputs):
-            x = args[i]
+        for x in inputs:
             if isinstance(x, Tensor):
-                values[i] = x._data
+                values.append(x._data)
                 if x._requires_grad:
                     requires = True
+                    fn = x._grad_fn
+                    nexts.append(fn if fn is not None else x._accumulator or accumulator_of(x))
+                    continue
+            else:
+                values.append(x)
+            nexts.append(None)
         ctx = cls._Node()
-        out = cls.forward(ctx, *values)
+        if n_params:
+            out = cls.forward(ctx, *values, *args[len(inputs) :])
+        else:
+            out = cls.forward(ctx, *values)
         if type(out) is not _ndarray:
             out = np.asarray(out)
         if out.dtype is _F64 and cls.default_float:
-            out = _keep_default_float(out, args[:n_inputs])
+            out = _keep_default_float(out, inputs)
         requires = requires and _grad_state.enabled
         result = new_tensor(out, ctx if requires else None, requires)
         if cls.is_view:
@@ -231,22 +241,19 @@ class ArrayFunction(Function):
             result._vc = base._vc
             result._base = base if base._base is None else base._base
         if requires:
-            inputs = args[:n_inputs]
-            ctx._next = tuple([node_of(x) for x in inputs])
+            ctx._next = tuple(nexts)
             ctx._seq = next(sequence)
             if _anomaly.enabled:
                 anomaly_mode.remember_forward(ctx)
             if ctx._saved is not None:
-                ctx._record_versions(inputs, result)
+                ctx._record_versions(inputs, values, result)
             if cls.broadcasts:
-                ctx._shapes = tuple(
-                    [x._data.shape if isinstance(x, Tensor) else None for x in inputs]
-                )
+                ctx._shapes = tuple([v.shape if type(v) is _ndarray else None for v in values])
         return result
 
 
 def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
-    """``apply`` for ops of one tensor that are not views (exp, sum, mean ...)."""
+    """``apply`` for ops of one tensor (exp, sum, mean, views such as t() ...)."""
     ctx = cls._Node()
     try:
         data = a._data
@@ -260,16 +267,20 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
         out = np.asarray(out)
     if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
         out = out.astype(get_default_dtype().numpy)
-    if not (a._requires_grad and _grad_state.enabled):
-        return new_tensor(out)
-    result = new_tensor(out, ctx, True)
+    requires = a._requires_grad and _grad_state.enabled
+    result = new_tensor(out, ctx if requires else None, requires)
+    if cls.is_view:  # same memory as ``a``: same version counter
+        result._vc = a._vc
+        result._base = a if a._base is None else a._base
+    if not requires:
+        return result
     fn = a._grad_fn
     ctx._next = (fn if fn is not None else a._accumulator or accumulator_of(a),)
     ctx._seq = next(sequence)
     if _anomaly.enabled:
         anomaly_mode.remember_forward(ctx)
     if ctx._saved is not None:
-        ctx._record_versions((a,), result)
+        ctx._record_versions((a,), (data,), result)
     return result
 
 
@@ -313,7 +324,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     if _anomaly.enabled:
         anomaly_mode.remember_forward(ctx)
     if ctx._saved is not None:
-        ctx._record_versions((a, b), result)
+        ctx._record_versions((a, b), (ad, bd), result)
     shape = out.shape
     sa = ad.shape if ar and ad.shape != shape else None
     sb = bd.shape if br and bd.shape != shape else None

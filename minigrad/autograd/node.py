@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -227,26 +227,28 @@ class BackwardNode(Node):
             flags[i] = fn is not None
         return tuple(flags)
 
-    def _record_versions(self, inputs: tuple, output: Tensor) -> None:
+    def _record_versions(self, inputs: tuple, values: Sequence, output: Tensor) -> None:
         """Remember the version of every saved input/output, to detect in-place changes.
 
-        ``_saved_checks`` holds three entries per saved value: the version counter
-        it is watched by (None: not a tensor's value), the version when saved, and
-        which input it was (-1: the output).
+        ``values`` are what forward received for ``inputs`` (their arrays). For
+        each saved value ``_saved_checks`` holds three entries: the version
+        counter it is watched by (None: not a tensor's value), the version when
+        saved, and which input it was (-1: the output).
         """
         checks: list = []
         out_data = output._data
-        arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
         for value in self._saved:
             if value is out_data or value is output:
                 checks += (output._vc, output._vc[0], -1)
                 continue
-            for i, array in enumerate(arrays):
+            i = 0
+            for array in values:
                 if value is array or value is inputs[i]:
                     x = inputs[i]
                     if isinstance(x, Tensor):
                         checks += (x._vc, x._vc[0], i)
                         break
+                i += 1
             else:
                 checks += (None, 0, 0)
         self._saved_checks = tuple(checks)

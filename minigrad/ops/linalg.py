@@ -43,7 +43,6 @@ class Addmm(ArrayFunction):
     """``bias + a @ b``: what Linear computes on a batch (``AddmmBackward0``)."""
 
     node_name = "AddmmBackward0"
-    broadcasts = True
 
     @staticmethod
     def forward(ctx, bias, a, b):
@@ -56,6 +55,7 @@ class Addmm(ArrayFunction):
                 "self and mat2 must have the same dtype, but got "
                 f"{LEGACY_NAMES[bias_dtype]} and {LEGACY_NAMES[b.dtype]}"
             )
+        ctx.bias_shape = np.shape(bias)
         out = Mm.forward(ctx, a, b)
         try:
             out += bias
@@ -68,8 +68,14 @@ class Addmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
+        grad_bias = None
+        if need_bias:  # the bias was broadcast over the rows: sum them back
+            if ctx.bias_shape == grad.shape[1:]:
+                grad_bias = np.add.reduce(grad, axis=0)
+            else:
+                grad_bias = sum_to_shape(grad, ctx.bias_shape)
         return (
-            grad if need_bias else None,
+            grad_bias,
             grad @ b.T if need_a else None,
             a.T @ grad if need_b else None,
         )

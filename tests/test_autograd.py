@@ -630,3 +630,31 @@ def test_execution_order_and_observers() -> None:
     assert seen == [("begin", ["SumBackward0"]), *order, "end"]
     (x * 2).sum().backward()
     assert seen[-1] == "end" and len(seen) == len(order) + 2
+
+
+def test_leaf_gradients_never_alias_other_arrays():
+    """AccumulateGrad keeps an unshared first gradient uncopied, and copies anything shared."""
+    import numpy as np
+
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    b = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    (a + b).sum().backward()  # AddBackward0 sends the same array to both leaves
+    assert not np.shares_memory(a.grad.numpy(), b.grad.numpy())
+
+    kept = []
+    c = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    c.register_hook(lambda g: kept.append(g))  # the hook keeps the gradient it saw
+    (c * 3).sum().backward()
+    assert not np.shares_memory(c.grad.numpy(), kept[0].numpy())
+
+    seed = minigrad.ones(2)
+    d = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    d.backward(seed)  # the learner's own tensor must not become d.grad
+    assert not np.shares_memory(d.grad.numpy(), seed.numpy())
+    d.backward(seed)
+    assert seed.tolist() == [1.0, 1.0] and d.grad.tolist() == [2.0, 2.0]
+
+    e = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    e.view(2, 1).view(2).sum().backward()  # a view's gradient is a reshaped view
+    e.grad.add_(1)
+    assert e.grad.tolist() == [2.0, 2.0]

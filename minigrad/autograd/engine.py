@@ -115,6 +115,8 @@ def run_backward(
                     deps[fn] = count
                 else:
                     heappush(ready, (-fn._seq, fn))
+            # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
+            grad = outs = g = None
     except Exception:
         if anomaly.enabled and node is not None:
             report_failure(node)

@@ -220,6 +220,12 @@ class RPow(ArrayFunction):
         return grad * out * ctx.log_base
 
 
+def split_between(grad: np.ndarray, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
+    """The gradient goes to whichever input was picked; at a tie each side gets half."""
+    share = np.where(a_wins, 1.0, np.where(tie, 0.5, 0.0)).astype(grad.dtype)
+    return grad * share, grad * (1 - share)
+
+
 class Maximum(ArrayFunction):
     """Elementwise maximum; at a tie each side gets half the gradient (as in PyTorch)."""
 
@@ -234,8 +240,7 @@ class Maximum(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        share = np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0)).astype(grad.dtype)
-        return grad * share, grad * (1 - share)
+        return split_between(grad, a > b, a == b)
 
 
 class Minimum(ArrayFunction):
@@ -250,8 +255,7 @@ class Minimum(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        share = np.where(a < b, 1.0, np.where(a == b, 0.5, 0.0)).astype(grad.dtype)
-        return grad * share, grad * (1 - share)
+        return split_between(grad, a < b, a == b)
 
 
 class RemainderScalar(ArrayFunction):

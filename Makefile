@@ -7,6 +7,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 LESSON ?= lessons/00_start_here.ipynb
+# Jupyter refuses to run as root unless told; containers often are root.
+ROOT_OK := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: lab test bench lint format clean
 
@@ -26,7 +28,7 @@ $(VENV)/.dev: pyproject.toml | $(BIN)/python
 lab: $(VENV)/.lab
 	@command -v dot >/dev/null || echo "note: Graphviz's 'dot' is missing, graphs show as text." \
 	  "Install it: sudo apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS)."
-	$(BIN)/jupyter lab $(LESSON)
+	$(BIN)/jupyter lab $(ROOT_OK) $(LESSON)
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check minigrad widgets tests bench

@@ -28,13 +28,9 @@ _TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\.\)")
 
 
 def normalise(text: str) -> str:
-    """``torch.`` -> ``minigrad.``; addresses and C++ source locations out.
-
-    PyTorch's C++ nodes answer ``name()`` with a namespace (``torch::autograd::AccumulateGrad``,
-    ``torch::autograd::CopySlices``) while their type and printed name are bare; minigrad's
-    ``name()`` is bare (the lessons and widgets rely on it), so the namespace is dropped here.
-    """
-    text = text.replace("torch::autograd::", "").replace("torch.", "minigrad.")
+    """``torch.`` -> ``minigrad.`` (also ``torch::autograd::`` in C++ node names); addresses and
+    C++ source locations out."""
+    text = text.replace("torch.", "minigrad.").replace("torch::", "minigrad::")
     return _TRIGGERED.sub("", _ADDRESS.sub("0x?", text))
 
 

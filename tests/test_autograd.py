@@ -445,7 +445,7 @@ def test_mean_of_v_squared_graph() -> None:
     assert zero == 0 and mul.name() == "MulBackward0"
     (acc1, i1), (acc2, i2) = mul.next_functions
     assert acc1 is acc2 and (i1, i2) == (0, 0)
-    assert type(acc1) is AccumulateGrad and acc1.name() == "AccumulateGrad"
+    assert type(acc1) is AccumulateGrad and acc1.name() == "minigrad::autograd::AccumulateGrad"
     assert acc1.variable is v and acc1.next_functions == ()
     assert re.fullmatch(r"<AccumulateGrad object at 0x[0-9a-f]+>", repr(acc1))
     assert re.fullmatch(r"<MulBackward0 object at 0x[0-9a-f]+>", repr(mul))
@@ -470,7 +470,7 @@ def test_linear_layer_graph() -> None:
     y = minigrad.addmm(b, x, w.t())
     assert y.grad_fn.name() == "AddmmBackward0"
     names = [f.name() if f else None for f, _ in y.grad_fn.next_functions]
-    assert names == ["AccumulateGrad", None, "TBackward0"]
+    assert names == ["minigrad::autograd::AccumulateGrad", None, "TBackward0"]
     y.sum().backward()
     assert b.grad.tolist() == [2.0, 2.0, 2.0]
     assert w.grad.tolist() == [[3.0, -0.5]] * 3
@@ -609,7 +609,12 @@ def test_execution_order_and_observers() -> None:
     x = leaf([1.0, 2.0])
     y = (x.exp() * x).sum()
     order = [n.name() for n in graph.execution_order(y)]
-    assert order == ["SumBackward0", "MulBackward0", "ExpBackward0", "AccumulateGrad"]
+    assert order == [
+        "SumBackward0",
+        "MulBackward0",
+        "ExpBackward0",
+        "minigrad::autograd::AccumulateGrad",
+    ]
     seen = []
 
     class Watcher:

@@ -51,7 +51,7 @@ def test_retain_graph_grad_and_execution_order_on_a_deep_chain() -> None:
     (g,) = minigrad.autograd.grad(y, x, retain_graph=True)
     assert g.item() == pytest.approx(1.00001**n)
     order = minigrad.autograd.graph.execution_order(y)
-    assert len(order) == n + 1 and order[-1].name() == "AccumulateGrad"
+    assert len(order) == n + 1 and order[-1].name() == "minigrad::autograd::AccumulateGrad"
     y.backward()
     assert x.grad.item() == pytest.approx(1.00001**n)
 

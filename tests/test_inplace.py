@@ -174,7 +174,7 @@ def test_a_saved_value_shared_through_detach_is_caught() -> None:
     [
         ("fill_", (1.5,), "FillBackward2", [0.0, 0.0]),
         ("zero_", (), "ZeroBackward0", [0.0, 0.0]),
-        ("copy_", (minigrad.tensor([7.0, 8.0]),), "CopyBackwards", [0.0, 0.0]),
+        ("copy_", (minigrad.tensor([7.0, 8.0]),), "minigrad::autograd::CopyBackwards", [0.0, 0.0]),
         ("clamp_", (0, 4), "ClampBackward1", [3.0, 0.0]),
         ("relu_", (), "ReluBackward0", [3.0, 3.0]),
         ("neg_", (), "NegBackward0", [-3.0, -3.0]),
@@ -201,7 +201,10 @@ def test_copy_and_fill_pass_the_gradient_to_their_source() -> None:
     z = x * 1
     z.fill_(s[0])
     (y.sum() + z.sum()).backward()
-    assert y.grad_fn.name() == "CopyBackwards" and z.grad_fn.name() == "FillBackward3"
+    assert (
+        y.grad_fn.name() == "minigrad::autograd::CopyBackwards"
+        and z.grad_fn.name() == "FillBackward3"
+    )
     assert x.grad.tolist() == [0.0, 0.0] and s.grad.tolist() == [4.0, 2.0]
 
 
@@ -221,7 +224,7 @@ def test_setitem_with_a_value_that_requires_grad_pulls_a_tensor_into_the_graph()
     w = minigrad.tensor(5.0, requires_grad=True)
     y = minigrad.zeros(3)
     y[0] = w * 2
-    assert y.requires_grad and y.grad_fn.name() == "CopySlices"
+    assert y.requires_grad and y.grad_fn.name() == "minigrad::autograd::CopySlices"
     y.sum().backward()
     assert w.grad.item() == 2.0
 

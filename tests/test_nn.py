@@ -20,6 +20,8 @@ import minigrad.nn.functional as F
 from minigrad.autograd import gradcheck
 from minigrad.nn import init
 
+ACC = "minigrad::autograd::AccumulateGrad"  # name() of a leaf's node, as in PyTorch
+
 
 class Net(nn.Module):
     def __init__(self, hidden: int = 3) -> None:
@@ -448,7 +450,7 @@ def test_linear_values_and_graph_on_a_batch():
     np.testing.assert_allclose(y.detach().numpy(), expected, rtol=1e-6, atol=1e-6)
     assert y.grad_fn.name() == "AddmmBackward0"
     (bias_edge, _), (x_edge, _), (t_edge, _) = y.grad_fn.next_functions
-    assert bias_edge.name() == "AccumulateGrad" and bias_edge.variable is lin.bias
+    assert bias_edge.name() == ACC and bias_edge.variable is lin.bias
     assert x_edge is None
     assert t_edge.name() == "TBackward0"
     assert t_edge.next_functions[0][0].variable is lin.weight
@@ -468,11 +470,11 @@ def test_linear_values_and_graph_on_a_batch():
             [
                 "ViewBackward0",
                 "AddmmBackward0",
-                "AccumulateGrad",
+                ACC,
                 "ViewBackward0",
-                "AccumulateGrad",
+                ACC,
                 "TBackward0",
-                "AccumulateGrad",
+                ACC,
             ],
         ),
         (
@@ -481,14 +483,14 @@ def test_linear_values_and_graph_on_a_batch():
             [
                 "ViewBackward0",
                 "AddmmBackward0",
-                "AccumulateGrad",
+                ACC,
                 "ViewBackward0",
-                "AccumulateGrad",
+                ACC,
                 "TBackward0",
-                "AccumulateGrad",
+                ACC,
             ],
         ),
-        ((5, 4), False, ["MmBackward0", "AccumulateGrad", "TBackward0", "AccumulateGrad"]),
+        ((5, 4), False, ["MmBackward0", ACC, "TBackward0", ACC]),
         (
             (4,),
             False,
@@ -496,9 +498,9 @@ def test_linear_values_and_graph_on_a_batch():
                 "SqueezeBackward4",
                 "MmBackward0",
                 "UnsqueezeBackward0",
-                "AccumulateGrad",
+                ACC,
                 "TBackward0",
-                "AccumulateGrad",
+                ACC,
             ],
         ),
         (
@@ -508,9 +510,9 @@ def test_linear_values_and_graph_on_a_batch():
                 "UnsafeViewBackward0",
                 "MmBackward0",
                 "ViewBackward0",
-                "AccumulateGrad",
+                ACC,
                 "TBackward0",
-                "AccumulateGrad",
+                ACC,
             ],
         ),
     ],
@@ -639,14 +641,14 @@ def test_loss_graph_names():
     t = mg.randn(3, 2)
     assert names(F.mse_loss(x, t).grad_fn) == [
         (0, "MseLossBackward0"),
-        (1, "AccumulateGrad"),
+        (1, ACC),
         (1, None),
     ]
     assert [n for _, n in names(F.l1_loss(x, t).grad_fn)] == [
         "MeanBackward0",
         "AbsBackward0",
         "SubBackward0",
-        "AccumulateGrad",
+        ACC,
         None,
     ]
     assert F.l1_loss(x, t, reduction="sum").grad_fn.name() == "SumBackward0"
@@ -655,20 +657,20 @@ def test_loss_graph_names():
     assert names(ce.grad_fn) == [
         (0, "NllLossBackward0"),
         (1, "LogSoftmaxBackward0"),
-        (2, "AccumulateGrad"),
+        (2, ACC),
     ]
     p = mg.sigmoid(mg.randn(3, requires_grad=True))
     bce = F.binary_cross_entropy(p, mg.tensor([0.0, 1.0, 1.0]))
     assert [n for _, n in names(bce.grad_fn)] == [
         "BinaryCrossEntropyBackward0",
         "SigmoidBackward0",
-        "AccumulateGrad",
+        ACC,
         None,
     ]
     bcel = F.binary_cross_entropy_with_logits(x, t)
     assert [n for _, n in names(bcel.grad_fn)] == [
         "BinaryCrossEntropyWithLogitsBackward0",
-        "AccumulateGrad",
+        ACC,
         None,
     ]
 
@@ -750,7 +752,7 @@ def test_cross_entropy_ignore_index_unbatched_and_soft_targets():
         "SumBackward0",
         "MulBackward0",
         "LogSoftmaxBackward0",
-        "AccumulateGrad",
+        ACC,
         None,
     ]
     assert gradcheck(lambda z: F.cross_entropy(z, probs), (logits,))

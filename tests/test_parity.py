@@ -74,7 +74,7 @@ def test_harness_restores_grad_mode_after_a_failing_snippet() -> None:
 
 def test_normalise() -> None:
     assert normalise("<class 'torch.Tensor'> at 0x7f00ab") == "<class 'minigrad.Tensor'> at 0x?"
-    assert normalise("torch::autograd::AccumulateGrad") == "AccumulateGrad"
+    assert normalise("torch::autograd::AccumulateGrad") == "minigrad::autograd::AccumulateGrad"
     assert normalise("x (Triggered internally at /a/b.cpp:12.)") == "x"
 
 
@@ -84,5 +84,5 @@ def test_graph_names_the_leaf() -> None:
     rec.namespace["x"] = x
     rec.graph((x * x).sum())
     (_, entries) = rec.items[0]
-    assert (2, "AccumulateGrad", ["x"]) in entries
+    assert (2, "minigrad::autograd::AccumulateGrad", ["x"]) in entries
     assert (2, "seen", 2) in entries

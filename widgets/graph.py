@@ -37,7 +37,25 @@ from typing import Any
 from minigrad import Tensor
 from minigrad.autograd.graph import AccumulateGrad, Node, SavedValue, saved_values
 
-__all__ = ["Graph", "GraphNode", "GraphEdge", "extract", "caller_namespace", "check_tensor"]
+__all__ = [
+    "Graph",
+    "GraphNode",
+    "GraphEdge",
+    "extract",
+    "caller_namespace",
+    "check_tensor",
+    "node_label",
+]
+
+
+def node_label(fn: Node) -> str:
+    """The short name a box shows: ``MulBackward0``, ``AccumulateGrad``.
+
+    ``fn.name()`` is PyTorch's full name, which for nodes that only exist in C++ carries a
+    namespace (``minigrad::autograd::AccumulateGrad``); the picture keeps the type's name.
+    """
+    return type(fn).__name__
+
 
 DEFAULT_MAX_NODES = 150
 
@@ -244,14 +262,14 @@ def extract(
             leaf = root_box if fn.variable is t else tensor_box(fn.variable, "leaf")
             g.leaf_box[fn] = leaf
             if show_accumulate:
-                box = GraphNode(new_id("A"), "accumulate", fn.name(), fn=fn)
+                box = GraphNode(new_id("A"), "accumulate", node_label(fn), fn=fn)
                 g.nodes[box.id] = box
                 g.in_edge[fn] = add_edge(box.id, leaf, "leaf")
                 g.box_of[fn] = entry[fn] = box.id
             else:
                 g.box_of[fn] = entry[fn] = leaf
             continue
-        box = GraphNode(new_id("F"), "op", fn.name(), fn=fn)
+        box = GraphNode(new_id("F"), "op", node_label(fn), fn=fn)
         g.nodes[box.id] = box
         g.box_of[fn] = entry[fn] = box.id
         named = t if fn is t.grad_fn else made_by.get(fn)
@@ -265,7 +283,7 @@ def extract(
 
     if g.collapsed:
         hidden = order[g.shown :]
-        kinds = Counter(fn.name() for fn in hidden)
+        kinds = Counter(node_label(fn) for fn in hidden)
         detail = ", ".join(f"{name} ×{n}" for name, n in kinds.most_common(4))
         if len(kinds) > 4:
             detail += ", …"

@@ -27,7 +27,7 @@ import numpy as np
 from minigrad.autograd.graph import AccumulateGrad, execution_order, register_backward_observer
 
 from .fmt import short
-from .graph import Graph
+from .graph import Graph, node_label
 
 __all__ = ["Walk", "Recorder", "predicted_walk", "observe"]
 
@@ -89,20 +89,20 @@ def predicted_walk(graph: Graph) -> Walk:
         box = graph.box_of.get(fn)
         if box is None:
             continue
-        step: dict[str, Any] = {"node": box, "label": fn.name(), "in_edge": None, "edges": []}
+        step: dict[str, Any] = {"node": box, "label": node_label(fn), "in_edge": None, "edges": []}
         step["cells"] = []
         if box == "C0":
             step["label"] = ""
         elif isinstance(fn, AccumulateGrad):
             leaf = graph.title_of(graph.leaf_box[fn])
-            step["text"] = f"{fn.name()} will add the gradient that arrives into {leaf}.grad"
+            step["text"] = f"{node_label(fn)} will add the gradient that arrives into {leaf}.grad"
         else:
             step["edges"] = [
                 [graph.slot_edge[(fn, k)], None]
                 for k in range(len(fn.next_functions))
                 if (fn, k) in graph.slot_edge
             ]
-            step["text"] = f"{fn.name()} will send a gradient to {_targets(graph, fn)}"
+            step["text"] = f"{node_label(fn)} will send a gradient to {_targets(graph, fn)}"
         in_edge = graph.in_edge.get(fn)
         step["in_edge"] = [in_edge, None] if in_edge else None
         walk.steps.append(step)
@@ -136,7 +136,7 @@ class Recorder:
             self.steps.append({"node": box, "label": "", "in_edge": None, "edges": [], "cells": []})
             self.ran_op = True
             return
-        step: dict[str, Any] = {"node": box, "label": fn.name(), "cells": []}
+        step: dict[str, Any] = {"node": box, "label": node_label(fn), "cells": []}
         in_edge = g.in_edge.get(fn)
         step["in_edge"] = [in_edge, short(grad)] if in_edge else None
         if isinstance(fn, AccumulateGrad):
@@ -147,10 +147,10 @@ class Recorder:
             step["edges"] = []
             name = g.title_of(leaf)
             if before is None:
-                step["text"] = f"{fn.name()}: {name}.grad was None, is now {short(after)}"
+                step["text"] = f"{node_label(fn)}: {name}.grad was None, is now {short(after)}"
             else:
                 step["text"] = (
-                    f"{fn.name()}: {name}.grad was {short(before)}, adds {short(grad)}, "
+                    f"{node_label(fn)}: {name}.grad was {short(before)}, adds {short(grad)}, "
                     f"is now {short(after)}"
                 )
         else:
@@ -164,9 +164,9 @@ class Recorder:
             parts = [f"{text} to {self._dst(e)}" for e, text in sent if text is not None]
             said = [p + _times(parts.count(p)) for p in dict.fromkeys(parts)]
             step["text"] = (
-                f"{fn.name()} received {short(grad)} and sent {', '.join(said) or 'nothing'}"
+                f"{node_label(fn)} received {short(grad)} and sent {', '.join(said) or 'nothing'}"
                 if grad is not None
-                else f"{fn.name()} received no gradient"
+                else f"{node_label(fn)} received no gradient"
             )
         self.steps.append(step)
 

@@ -75,17 +75,25 @@ class Function:
 
     ``forward`` runs with grad mode off; ``backward`` returns one gradient (or
     None) per input of ``forward``. ``node_name`` sets the grad_fn's name
-    (default: the class name + ``Backward``).
+    (default: the class name + ``Backward``); ``namespaced`` marks the nodes that
+    PyTorch only has in C++ (``CopySlices``), whose ``name()`` carries
+    ``minigrad::autograd::`` as PyTorch's carries ``torch::autograd::``.
     """
 
     node_name: str | None = None
+    namespaced = False
     _Node: type[BackwardNode]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
         module = "builtins" if cls.__module__.startswith("minigrad.") else __name__
-        cls._Node = type(name, (BackwardNode,), {"_function": cls, "__module__": module})
+        namespace = "minigrad::autograd::" if cls.namespaced else ""
+        cls._Node = type(
+            name,
+            (BackwardNode,),
+            {"_function": cls, "__module__": module, "_namespace": namespace},
+        )
         cls._Node._run = cls._node_run  # the engine calls node._run(grad)
 
     @staticmethod

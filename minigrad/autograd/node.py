@@ -54,8 +54,11 @@ class Node:
     _saved: tuple | None = None
     _metadata: dict | None = None
 
+    _namespace = ""  # PyTorch's C++-only nodes answer name() with "torch::autograd::"
+
     def name(self) -> str:
-        return type(self).__name__
+        """PyTorch's name: ``MulBackward0``, or ``minigrad::autograd::AccumulateGrad``."""
+        return self._namespace + type(self).__name__
 
     @property
     def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
@@ -151,6 +154,8 @@ class AccumulateGrad(Node):
     megabytes on every backward. A gradient that is shared, or a view of
     another array, is copied, so two ``.grad`` never alias each other.
     """
+
+    _namespace = "minigrad::autograd::"
 
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable

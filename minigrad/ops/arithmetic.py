@@ -296,6 +296,7 @@ class FloorDivide(ArrayFunction):
     """``a // b``: PyTorch records it but has no derivative for it."""
 
     node_name = "NotImplemented"
+    namespaced = True
     broadcasts = True
 
     @staticmethod
@@ -312,6 +313,7 @@ class FloorDivideScalar(FloorDivide):
     """``tensor // number``: one edge, to the tensor."""
 
     node_name = "NotImplemented"
+    namespaced = True
     broadcasts = False
     n_params = 1
 
@@ -320,6 +322,7 @@ class RFloorDivide(FloorDivideScalar):
     """``number // tensor``."""
 
     node_name = "NotImplemented"
+    namespaced = True
 
     @staticmethod
     def forward(ctx, b, number):
@@ -331,6 +334,7 @@ class RRemainder(FloorDivideScalar):
     """``number % tensor``: recorded, without a derivative, as in PyTorch."""
 
     node_name = "NotImplemented"
+    namespaced = True
 
     @staticmethod
     def forward(ctx, b, number):

@@ -261,6 +261,7 @@ class CopySlices(ArrayFunction):
     """``x[index] = value`` on a tensor in the graph: PyTorch's CopySlices node."""
 
     node_name = "CopySlices"
+    namespaced = True
     broadcasts = True
     n_params = 1
 

@@ -132,6 +132,7 @@ class Copy(ArrayFunction):
     """``t.copy_(src)``: ``src`` broadcast to ``t``'s shape and cast to its dtype."""
 
     node_name = "CopyBackwards"
+    namespaced = True
     broadcasts = True
     default_float = False  # the copy takes t's dtype, whatever src's is
 

@@ -73,6 +73,7 @@ from ._functions.shape import (
 from ._legacy import legacy_new
 from .autograd.engine import tensor_backward
 from .autograd.function import accumulator_of, retain_grad_hook
+from .autograd.views import view_history
 from .ops import arithmetic as A
 from .ops import indexing as I
 from .ops import inplace as IP
@@ -147,6 +148,15 @@ def _pow_(self, exponent):
 
 
 # -- autograd methods -------------------------------------------------------------------------
+
+
+def _grad_fn(self):
+    """The backward node that produced this tensor (None for a leaf).
+
+    For a view whose base has changed in place since, the history is brought up
+    to date first (``AsStridedBackward0`` from the base), as PyTorch does.
+    """
+    return self._grad_fn if self._base is None else view_history(self)
 
 
 def _register_hook(self, hook):
@@ -314,6 +324,7 @@ METHODS: dict[str, Any] = {
     "__itruediv__": _inplace(A.Div),
     # autograd
     "retains_grad": property(lambda self: self._retains_grad, doc="True after retain_grad()"),
+    "grad_fn": property(_grad_fn),
     "backward": tensor_backward,
     "register_hook": _register_hook,
     "retain_grad": _retain_grad,

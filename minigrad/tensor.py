@@ -42,6 +42,7 @@ class Tensor:
         "_accumulator",  # the AccumulateGrad node of a leaf that requires grad
         "_retains_grad",
         "_base",  # the tensor this one is a view of, or None
+        "_view_version",  # a view: the version its grad_fn was recorded at (autograd/views.py)
         "__weakref__",
     )
 
@@ -54,11 +55,6 @@ class Tensor:
         pass  # all work is done in __new__, which subclasses (Parameter) share
 
     # -- autograd attributes ------------------------------------------------------
-
-    @property
-    def grad_fn(self):
-        """The backward node that produced this tensor (None for a leaf)."""
-        return self._grad_fn
 
     @property
     def is_leaf(self) -> bool:
@@ -160,6 +156,7 @@ class Tensor:
         t = new_tensor(self._data)
         t._vc = self._vc
         t._base = self._base
+        t._view_version = self._vc[0]
         return t
 
     def detach_(self) -> Tensor:
@@ -268,8 +265,9 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         suffixes = []
-        if self._grad_fn is not None:
-            suffixes.append(f"grad_fn=<{type(self._grad_fn).__name__}>")
+        grad_fn = self.grad_fn  # for a view, its current history (see _tensor_methods)
+        if grad_fn is not None:
+            suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         return _printing.format_tensor(self._data, suffixes)

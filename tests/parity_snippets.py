@@ -643,6 +643,35 @@ SNIPPETS: dict[str, str] = {
         sum(o.sum() for o in outs).backward()
         show(outs, x.grad, s.grad)
     """,
+    "inplace_through_views": """
+        x = T.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+        y = x * 2
+        v = y[0]
+        v.mul_(3)
+        t = y.t()
+        t[1].add_(1)
+        y[1] += y[0]
+        graph(y)
+        graph(v)
+        (y.sum() + (v * v).sum()).backward()
+        show(y, v, x.grad, y._version)
+        w = T.tensor([1., 2.], requires_grad=True)
+        buf = T.zeros(3)
+        buf[0:2].add_(w)
+        graph(buf)
+        buf.sum().backward()
+        show(buf, w.grad)
+    """,
+    "view_used_after_its_base_changed_in_place": """
+        x = T.tensor([1., 2., 3.], requires_grad=True)
+        y = x * 1
+        v = y[1:]
+        y.mul_(2)  # v shares y's memory: its values doubled, its history must follow
+        graph(v)
+        out = (v * v).sum()
+        out.backward()
+        show(v, out, x.grad)
+    """,
     "inplace_copy_casts_and_broadcasts": """
         i = T.tensor([1, 2])
         i.copy_(T.tensor([1.7, -2.5]))

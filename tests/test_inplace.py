@@ -321,10 +321,52 @@ def test_copy_errors() -> None:
         minigrad.ones(2).fill_(minigrad.ones(2))
 
 
-def test_known_gap_inplace_on_a_view_of_a_graph_tensor() -> None:
-    """PyTorch rebases the view's history (CopySlices / AsStridedBackward0); minigrad refuses."""
-    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+def test_inplace_through_a_view_rebases_the_base_as_pytorch_does() -> None:
+    """The base gets CopySlices, the view AsStridedBackward0; gradients flow through both."""
+    x = minigrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
     y = x * 2
-    with pytest.raises(RuntimeError, match="^minigrad does not record in-place changes to a view"):
-        y[0].mul_(3)
-    assert y.tolist() == [2.0, 4.0] and y._version == 0
+    v = y[0]
+    v.mul_(3)
+    assert y.tolist() == [[6.0, 12.0, 18.0], [8.0, 10.0, 12.0]]
+    assert y.grad_fn.name() == "minigrad::autograd::CopySlices"
+    assert v.grad_fn.name() == "AsStridedBackward0"
+    assert v.grad_fn.next_functions[0][0] is y.grad_fn
+    assert y._version == v._version == 1
+    (y.sum() + v.sum()).backward()
+    assert x.grad.tolist() == [[12.0, 12.0, 12.0], [2.0, 2.0, 2.0]]
+
+
+def test_inplace_through_a_transposed_view_and_augmented_index_assignment() -> None:
+    x = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x * 1
+    y.t()[0].add_(10)  # column 0 of y, reached through two views
+    assert y.tolist() == [[11.0, 2.0], [13.0, 4.0]]
+    z = x * 1
+    z[1] += z[0]  # Python: view = z[1]; view += z[0]; z[1] = view
+    assert z.tolist() == [[1.0, 2.0], [4.0, 6.0]]
+    (y * y).sum().backward()
+    assert x.grad.tolist() == [[22.0, 4.0], [26.0, 8.0]]
+    x.grad = None
+    z.sum().backward()
+    assert x.grad.tolist() == [[2.0, 2.0], [1.0, 1.0]]
+
+
+def test_inplace_through_a_view_pulls_a_plain_base_into_the_graph() -> None:
+    w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    buf = minigrad.zeros(3)
+    buf[0:2].add_(w)
+    assert buf.requires_grad and buf.grad_fn.name() == "minigrad::autograd::CopySlices"
+    (buf * minigrad.tensor([3.0, 4.0, 5.0])).sum().backward()
+    assert w.grad.tolist() == [3.0, 4.0]
+
+
+def test_a_view_used_after_its_base_changed_in_place_gets_the_right_gradient() -> None:
+    """Without regenerating the view's history this gradient would silently be half."""
+    x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    v = y[1:]
+    y.mul_(2)
+    assert v.tolist() == [4.0, 6.0]
+    assert v.grad_fn.name() == "AsStridedBackward0"
+    (v * v).sum().backward()
+    assert x.grad.tolist() == [0.0, 16.0, 24.0]  # d/dx (2x)^2 = 8x

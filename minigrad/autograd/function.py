@@ -40,6 +40,7 @@ from .node import (
     sequence,
     sum_to_shape,
 )
+from .views import view_history
 
 __all__ = [
     "Function",
@@ -114,7 +115,11 @@ class Function:
             isinstance(a, Tensor) and a._requires_grad for a in args
         )
         ctx = cls._Node()
-        ctx._next = tuple(node_of(a) if requires else None for a in args if isinstance(a, Tensor))
+        ctx._next = tuple(
+            (view_history(a) if a._base is not None else node_of(a)) if requires else None
+            for a in args
+            if isinstance(a, Tensor)
+        )
         ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         ctx._n_args = len(args)
         with grad_mode.no_grad():
@@ -227,7 +232,7 @@ class ArrayFunction(Function):
                 values.append(x._data)
                 if x._requires_grad:
                     requires = True
-                    fn = x._grad_fn
+                    fn = x._grad_fn if x._base is None else view_history(x)
                     nexts.append(fn if fn is not None else x._accumulator or accumulator_of(x))
                     continue
             else:
@@ -248,6 +253,7 @@ class ArrayFunction(Function):
             base = args[0]
             result._vc = base._vc
             result._base = base if base._base is None else base._base
+            result._view_version = base._vc[0]
         if requires:
             ctx._next = tuple(nexts)
             ctx._seq = next(sequence)
@@ -280,9 +286,10 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     if cls.is_view:  # same memory as ``a``: same version counter
         result._vc = a._vc
         result._base = a if a._base is None else a._base
+        result._view_version = a._vc[0]
     if not requires:
         return result
-    fn = a._grad_fn
+    fn = a._grad_fn if a._base is None else view_history(a)
     ctx._next = (fn if fn is not None else a._accumulator or accumulator_of(a),)
     ctx._seq = next(sequence)
     if _anomaly.enabled:
@@ -318,12 +325,12 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         return new_tensor(out)
     result = new_tensor(out, ctx, True)
     if ar:
-        fn = a._grad_fn
+        fn = a._grad_fn if a._base is None else view_history(a)
         fa = fn if fn is not None else a._accumulator or accumulator_of(a)
     else:
         fa = None
     if br:
-        fn = b._grad_fn
+        fn = b._grad_fn if b._base is None else view_history(b)
         fb = fn if fn is not None else b._accumulator or accumulator_of(b)
     else:
         fb = None

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
+from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
 from ._common import broadcast_shapes, check_expand
 from .indexing import CopySlices, as_numpy_index, drop_leading_ones, getitem
@@ -33,15 +34,25 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
-    needs_graph = t._requires_grad or any(
-        isinstance(o, Tensor) and o._requires_grad for o in others
-    )
-    if needs_graph and base is not None and base._requires_grad:
-        raise RuntimeError(
-            "minigrad does not record in-place changes to a view of a tensor that is part of "
-            "the graph; use an out-of-place operation (y = x * 2 instead of x.mul_(2))."
-        )
-    return needs_graph
+    return t._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others)
+
+
+def _snapshot(t: Tensor) -> Tensor:
+    """``t``'s old value with its old history: the input of the op an in-place change records."""
+    history = t._grad_fn if t._base is None else view_history(t)
+    old = new_tensor(t._data.copy(), history, t._requires_grad)
+    old._accumulator = t._accumulator
+    return old
+
+
+def _take_result(t: Tensor, result: Tensor) -> None:
+    """Write ``result`` into ``t`` and give ``t`` (and the base it is a view of) its history."""
+    _write(t, result._data)
+    if t._base is not None:
+        rebase_view(t, result._grad_fn)
+    else:
+        t._grad_fn = result._grad_fn
+        t._requires_grad = True
 
 
 def _write(t: Tensor, values: np.ndarray) -> None:
@@ -58,22 +69,19 @@ def _write(t: Tensor, values: np.ndarray) -> None:
             "single memory location. Please clone() the tensor before performing the operation."
         )
     np.copyto(t._data, values, casting="unsafe")
+    t._vc[0] += 1  # every view and detach()ed copy sees the new version
 
 
 def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     """Run ``op(t, *args)`` and store the result in ``t`` itself."""
     if check_inplace(t, args):
-        old = new_tensor(t._data.copy(), t._grad_fn, t._requires_grad)
-        old._accumulator = t._accumulator
-        result = op.apply(old, *args)
+        result = op.apply(_snapshot(t), *args)
         if result._data.shape != t._data.shape:
             raise RuntimeError(
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                 f"{list(result._data.shape)}"
             )
-        _write(t, result._data)
-        t._grad_fn = result._grad_fn
-        t._requires_grad = True
+        _take_result(t, result)
     else:
         with grad_mode.no_grad():
             result = op.apply(t, *args)
@@ -83,7 +91,6 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
                 f"{list(result._data.shape)}"
             )
         _write(t, result._data)
-    t._vc[0] += 1
     return t
 
 
@@ -197,14 +204,9 @@ def setitem(t: Tensor, index, value) -> Tensor:
         value._data.dtype if isinstance(value, Tensor) else t._data.dtype,
     )
     if check_inplace(t, (value,)):
-        old = new_tensor(t._data.copy(), t._grad_fn, t._requires_grad)
-        old._accumulator = t._accumulator
-        result = CopySlices.apply(old, value, key)
-        _write(t, result._data)
-        t._grad_fn = result._grad_fn
-        t._requires_grad = True
+        _take_result(t, CopySlices.apply(_snapshot(t), value, key))
     else:
         value = value._data if isinstance(value, Tensor) else value
         t._data[key] = drop_leading_ones(value, target._data.ndim)
-    t._vc[0] += 1
+        t._vc[0] += 1
     return t

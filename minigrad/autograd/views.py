@@ -1,0 +1,117 @@
+"""Views and in-place changes: keeping a view's history right, as PyTorch does.
+
+A view (``v = y[0]``, ``y.t()``, ``y.view(...)``) shares memory and version
+counter with its base. Two things follow:
+
+- An in-place op *through* a view changes the base too. PyTorch records it on
+  the base: ``y.grad_fn`` becomes ``CopySlices`` (the old ``y`` with the region
+  the view covers replaced by the op's result: the node runs the op's own
+  backward on that region), and ``v.grad_fn`` becomes ``AsStridedBackward0``
+  (that region, read from the new ``y``). See ``rebase_view``.
+- A view whose base changed in place after the view's history was recorded
+  (its version counter moved on) would otherwise keep a stale history and get
+  a silently wrong gradient. ``view_history`` notices the new version and
+  regenerates it as ``AsStridedBackward0`` from the base's current history.
+
+To know the region whatever view op made ``v``, ``view_key`` reads it off the
+memory layout: which element of the base each element of the view lies on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor
+from .node import Node, node_of, sequence
+
+
+def _byte_offsets(array: np.ndarray) -> np.ndarray:
+    """The memory offset (in bytes, from its first element) of every element of ``array``."""
+    offsets = np.zeros(array.shape, dtype=np.int64)
+    for axis, (n, stride) in enumerate(zip(array.shape, array.strides)):
+        shape = [1] * array.ndim
+        shape[axis] = n
+        offsets = offsets + (np.arange(n, dtype=np.int64) * stride).reshape(shape)
+    return offsets
+
+
+def view_key(base: np.ndarray, view: np.ndarray) -> tuple[np.ndarray, ...]:
+    """An index into ``base`` that picks, in order, the elements ``view`` shares with it."""
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    in_base = _byte_offsets(base).ravel()
+    order = np.argsort(in_base, kind="stable")
+    wanted = (start + _byte_offsets(view)).ravel()
+    found = np.minimum(np.searchsorted(in_base[order], wanted), max(in_base.size - 1, 0))
+    flat = order[found] if in_base.size else found
+    if in_base.size == 0 and wanted.size or not np.array_equal(in_base[flat], wanted):
+        raise RuntimeError("an in-place change to a view that does not share its base's memory")
+    return np.unravel_index(flat.reshape(view.shape), base.shape)
+
+
+class AsStridedBackward0(Node):
+    """A view's history read from its base: the region ``key`` of the base."""
+
+    __module__ = "builtins"  # prints bare, like the nodes of the built-in ops
+
+    def __init__(self, base: Tensor, key: tuple) -> None:
+        self.shape, self.key = base._data.shape, key
+        self._next = (node_of(base),)
+        self._seq = next(sequence)
+
+    def _run(self, grad: np.ndarray) -> tuple:
+        full = np.zeros(self.shape, dtype=grad.dtype)
+        full[self.key] = grad
+        return (full,)
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op on one of its views (PyTorch's CopySlices).
+
+    Its edges are the base's old history, then the op's other inputs. Backward
+    passes the base's gradient through unchanged outside the view's region, and
+    runs the op's own backward (``fn``) on the region.
+    """
+
+    __module__ = "builtins"  # prints as <CopySlices object at ...>, like PyTorch's C++ node
+    _namespace = "minigrad::autograd::"
+
+    def __init__(self, base: Tensor, fn: Node, key: tuple) -> None:
+        self.fn, self.key = fn, key
+        self._next = (node_of(base), *fn._next[1:])
+        self._seq = next(sequence)
+
+    @property
+    def _saved(self):  # what the op saved is freed (and checked) with this node
+        return self.fn._saved
+
+    @_saved.setter
+    def _saved(self, value) -> None:
+        self.fn._saved = value
+
+    def _run(self, grad: np.ndarray) -> tuple:
+        result = grad.copy()
+        grads = self.fn._run(result[self.key])
+        result[self.key] = 0 if grads[0] is None else grads[0]
+        return (result, *grads[1:])
+
+
+def rebase_view(view: Tensor, fn: Node) -> None:
+    """``view`` was changed in place by the op whose node is ``fn``: record it on the base."""
+    base = view._base
+    key = view_key(base._data, view._data)
+    base._grad_fn = CopySlices(base, fn, key)
+    base._requires_grad = True
+    view._grad_fn = AsStridedBackward0(base, key)
+    view._requires_grad = True
+    view._view_version = view._vc[0]
+
+
+def view_history(view: Tensor) -> Node | None:
+    """The view's grad_fn, regenerated from its base if the base changed in place since."""
+    if view._view_version == view._vc[0]:
+        return view._grad_fn
+    base = view._base
+    view._view_version = view._vc[0]
+    if view._requires_grad and base._requires_grad:  # not a detach()ed alias
+        view._grad_fn = AsStridedBackward0(base, view_key(base._data, view._data))
+    return view._grad_fn

@@ -67,14 +67,16 @@ def run_backward(
     the order they run.
     """
     buffers: dict[Node, np.ndarray] = {}
+    start: list[Node] = []
     for node, g in roots:
+        if node not in start:
+            start.append(node)
         if g is not None:
             buffers[node] = g if node not in buffers else buffers[node] + g
-    start = list(dict.fromkeys(node for node, _ in roots))
     deps = _count_dependencies(start)
     ready = [(-node._seq, node) for node in start if node not in deps]
     heapify(ready)
-    captured: list = [None] * (len(capture) if capture else 0)
+    captured: list = [None] * len(capture) if capture else []
     watchers = tuple(observers) if order is None else ()
     for w in watchers:
         w.on_backward_begin(start)

@@ -230,6 +230,7 @@ class BackwardNode(Node):
 
     _saved_checks: tuple = ()
     _shapes: tuple | None = None
+    _tensor_positions: tuple | None = None  # a custom Function: where its Tensor arguments are
     _seq = 0
 
     def save_for_backward(self, *values: Any) -> None:
@@ -252,7 +253,7 @@ class BackwardNode(Node):
 
     @property
     def needs_input_grad(self) -> tuple[bool, ...]:
-        positions = getattr(self, "_tensor_positions", None)
+        positions = self._tensor_positions
         if positions is None:
             return tuple([fn is not None for fn in self._next])
         flags = [False] * self._n_args  # a custom Function: one flag per argument of forward

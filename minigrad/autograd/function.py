@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._dtypes import get_default_dtype
+from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
 from .node import (
@@ -313,10 +314,8 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     try:
         out = cls.forward(ctx, ad, bd)
     except ValueError:
-        error = _broadcast_error(ad, bd)
-        if isinstance(error, RuntimeError):
-            raise error from None
-        raise  # the shapes broadcast: another problem, reported as numpy said it
+        broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
+        raise  # they do: another problem, reported as numpy said it
     if type(out) is not _ndarray:
         out = np.asarray(out)
     if out.dtype is _F64:
@@ -346,20 +345,6 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     if sa is not None or sb is not None:
         ctx._shapes = (sa, sb)
     return result
-
-
-def _broadcast_error(a: Any, b: Any) -> RuntimeError | ValueError:
-    """PyTorch's message for shapes that do not broadcast, naming the first mismatch."""
-    sa, sb = np.shape(a), np.shape(b)
-    n = max(len(sa), len(sb))
-    pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
-    for dim in range(n - 1, -1, -1):
-        if pa[dim] != pb[dim] and pa[dim] != 1 and pb[dim] != 1:
-            return RuntimeError(
-                f"The size of tensor a ({pa[dim]}) must match the size of tensor b ({pb[dim]}) "
-                f"at non-singleton dimension {dim}"
-            )
-    return ValueError(f"operands could not be broadcast together with shapes {sa} {sb}")
 
 
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:

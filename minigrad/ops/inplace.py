@@ -15,7 +15,7 @@ from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
-from ._common import broadcast_shapes, check_expand
+from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
 from .indexing import CopySlices, as_numpy_index, drop_leading_ones, getitem
 
 _grad_state = grad_mode.state
@@ -58,10 +58,8 @@ def _take_result(t: Tensor, result: Tensor) -> None:
 def _write(t: Tensor, values: np.ndarray) -> None:
     """Copy ``values`` into ``t``'s memory with PyTorch's casting rule."""
     if values.dtype != t._data.dtype and not np.can_cast(values.dtype, t._data.dtype, "same_kind"):
-        from .._dtypes import from_numpy_dtype
-
-        src = from_numpy_dtype(values.dtype).legacy_name.replace("Tensor", "")
-        dst = from_numpy_dtype(t._data.dtype).legacy_name.replace("Tensor", "")
+        src = LEGACY_NAMES[values.dtype]
+        dst = LEGACY_NAMES[t._data.dtype]
         raise RuntimeError(f"result type {src} can't be cast to the desired output type {dst}")
     if not t._data.flags.writeable:
         raise RuntimeError(

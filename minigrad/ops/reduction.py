@@ -85,9 +85,7 @@ class SumDim(ArrayFunction):
 
 def _check_floating(a: np.ndarray, name: str) -> None:
     if a.dtype.kind != "f":
-        from .._dtypes import from_numpy_dtype
-
-        kind = from_numpy_dtype(a.dtype).legacy_name.replace("Tensor", "")
+        kind = LEGACY_NAMES[a.dtype]
         raise RuntimeError(
             f"{name}(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {kind}"

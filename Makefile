@@ -14,7 +14,8 @@ ROOT_OK := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # One virtual environment, reused; each extra is installed once (a stamp file remembers).
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "Python's venv module is missing." \
+	  "On Debian/Ubuntu: sudo apt-get install python3-venv"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.lab: pyproject.toml | $(BIN)/python

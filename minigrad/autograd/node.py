@@ -91,6 +91,8 @@ class Node:
 
     def _run_hooks(self, grad: np.ndarray) -> np.ndarray:
         """Tensor hooks may replace the gradient; retain_grad sees the final one."""
+        if type(grad) is not np.ndarray:
+            grad = np.array(grad)
         for hook in self._pre_hooks or ():
             result = hook(new_tensor(grad))
             if result is not None:
@@ -164,6 +166,8 @@ class AccumulateGrad(Node):
     def _run(self, grad: np.ndarray) -> tuple:
         var = self.variable
         data = var._data
+        if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
+            grad = np.array(grad)
         if grad.dtype != data.dtype:
             grad = grad.astype(data.dtype)
         if grad.shape != data.shape:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
+
+_BOOL = np.dtype(np.bool_)
 
 
 class Exp(ArrayFunction):
@@ -13,6 +16,7 @@ class Exp(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.exp(a)
         ctx.save_for_backward(out)
         return out
@@ -28,6 +32,7 @@ class Log(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.log(a)
 
@@ -42,6 +47,7 @@ class Sqrt(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.sqrt(a)
         ctx.save_for_backward(out)
         return out
@@ -57,6 +63,8 @@ class Abs(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _BOOL:
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         return np.abs(a)
 
@@ -71,6 +79,7 @@ class Sin(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.sin(a)
 
@@ -85,6 +94,7 @@ class Cos(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.cos(a)
 
@@ -99,6 +109,7 @@ class Tanh(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.tanh(a)
         ctx.save_for_backward(out)
         return out
@@ -114,11 +125,10 @@ class Sigmoid(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         # exp of a negative number never overflows: split the two signs
         e = np.exp(-np.abs(a))
-        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e))
-        if a.dtype.kind == "f":  # integers give floats (the base makes them float32)
-            out = out.astype(a.dtype, copy=False)
+        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
         ctx.save_for_backward(out)
         return out
 
@@ -133,6 +143,8 @@ class Relu(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _BOOL:
+            raise RuntimeError("Boolean inputs not supported for relu")
         out = np.maximum(a, 0)
         ctx.save_for_backward(out)
         return out

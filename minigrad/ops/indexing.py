@@ -124,6 +124,8 @@ def as_numpy_index(index):
         return index._data
     if isinstance(index, (list, bool, np.bool_)):
         return np.asarray(index)
+    if isinstance(index, range):  # x[range(3)] is x[[0, 1, 2]]
+        return np.asarray(index, dtype=np.int64)
     if (
         isinstance(index, np.ndarray)
         or isinstance(index, (int, slice, np.integer))

@@ -196,3 +196,51 @@ class DivScalar(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         return grad / ctx.divisor
+
+
+class SmoothL1Loss(ArrayFunction):
+    """``0.5 * d ** 2 / beta`` where ``|d| < beta``, ``|d| - 0.5 * beta`` elsewhere (d = x - y)."""
+
+    node_name = "SmoothL1LossBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, input, target, reduction, beta):
+        ctx.save_for_backward(input, target)
+        diff = input - target
+        ctx.diff, ctx.reduction, ctx.beta = diff, reduction, beta
+        small = np.abs(diff) < beta
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loss = np.where(small, 0.5 * diff * diff / beta, np.abs(diff) - 0.5 * beta)
+        return reduce(loss.astype(diff.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - raises if freed, or changed in place since forward
+        diff, beta = ctx.diff, ctx.beta
+        g = np.clip(diff / beta, -1, 1).astype(diff.dtype)
+        g = g * scale(grad, ctx.reduction, diff.size)
+        return g, -g
+
+
+class HuberLoss(ArrayFunction):
+    """``0.5 * d ** 2`` where ``|d| < delta``, ``delta * (|d| - 0.5 * delta)`` elsewhere."""
+
+    node_name = "HuberLossBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, input, target, reduction, delta):
+        ctx.save_for_backward(input, target)
+        diff = input - target
+        ctx.diff, ctx.reduction, ctx.delta = diff, reduction, delta
+        small = np.abs(diff) < delta
+        loss = np.where(small, 0.5 * diff * diff, delta * (np.abs(diff) - 0.5 * delta))
+        return reduce(loss.astype(diff.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018
+        diff, delta = ctx.diff, ctx.delta
+        g = np.clip(diff, -delta, delta).astype(diff.dtype) * scale(grad, ctx.reduction, diff.size)
+        return g, -g

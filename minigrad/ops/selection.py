@@ -1,0 +1,239 @@
+"""Picking and repeating elements: gather, masked_fill, repeat, the parts of split/chunk, round.
+
+Each is one Function, forward and backward side by side. ``gather`` and ``masked_fill`` are
+what attention masks and label lookups are made of; their gradients go back only to the
+elements that were picked (``gather``) or kept (``masked_fill``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+from ..autograd.node import sum_to_shape
+from ..tensor import wrap_dim
+from .indexing import Slice
+
+
+def _where_picked(index: np.ndarray, axis: int) -> tuple:
+    """The full numpy index of the elements ``gather`` reads: ``index`` along ``axis``."""
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[axis] = index
+    return tuple(grid)
+
+
+class Gather(ArrayFunction):
+    """``out[i][j] = a[i][index[i][j]]`` (dim 1); repeated picks add up their gradients."""
+
+    node_name = "GatherBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, a, dim, index):
+        axis = wrap_dim(dim, a.ndim)
+        if index.dtype not in (np.int64, np.int32):
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+        if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
+            raise RuntimeError(
+                "Index tensor must have the same number of dimensions as input tensor"
+            )
+        for d in range(index.ndim):
+            if d != axis and index.shape[d] > a.shape[d]:
+                raise RuntimeError(
+                    f"Size does not match at dimension {d} expected index {list(index.shape)} to "
+                    f"be no larger than self {list(a.shape)} apart from dimension {axis}"
+                )
+        size = a.shape[axis] if a.ndim else 1
+        bad = index[(index < -size) | (index >= size)]
+        if bad.size:
+            raise RuntimeError(
+                f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
+            )
+        ctx.shape, ctx.where = a.shape, _where_picked(index.reshape(index.shape), axis)
+        return a[ctx.where] if a.ndim else a[index.reshape(())].reshape(index.shape)
+
+    @staticmethod
+    def backward(ctx, grad):
+        full = np.zeros(ctx.shape, grad.dtype)
+        if full.ndim:
+            np.add.at(full, ctx.where, grad)
+        else:
+            full += grad.sum()
+        return full
+
+
+def _check_mask(mask: np.ndarray) -> None:
+    if mask.dtype != np.bool_:
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{np.dtype(mask.dtype).name.replace('int64', 'long int').replace('float32', 'float')}"
+        )
+
+
+class MaskedFill(ArrayFunction):
+    """``value`` where ``mask`` is True, ``a`` elsewhere; filled places get no gradient."""
+
+    node_name = "MaskedFillBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, a, mask, value):
+        _check_mask(mask)
+        ctx.shape, ctx.mask = a.shape, mask
+        return np.where(mask, np.asarray(value).astype(a.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return sum_to_shape(np.where(ctx.mask, 0, grad).astype(grad.dtype), ctx.shape)
+
+
+class MaskedFillTensor(ArrayFunction):
+    """``masked_fill`` with a 0-d tensor: it gets the sum of the gradients of the places filled."""
+
+    node_name = "MaskedFillBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, value, mask):
+        _check_mask(mask)
+        if value.ndim:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+        ctx.shape, ctx.mask = a.shape, mask
+        return np.where(mask, value.astype(a.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        kept = np.where(ctx.mask, 0, grad).astype(grad.dtype)
+        return sum_to_shape(kept, ctx.shape), np.where(ctx.mask, grad, 0).sum().astype(grad.dtype)
+
+
+class Repeat(ArrayFunction):
+    """Tile ``a`` ``sizes`` times; each copy sends its gradient back, and they add up."""
+
+    node_name = "RepeatBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, sizes):
+        if len(sizes) < a.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor"
+            )
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {min(sizes)}: {list(sizes)}"
+            )
+        ctx.shape, ctx.sizes = a.shape, tuple(sizes)
+        return np.tile(a.reshape((1,) * (len(sizes) - a.ndim) + a.shape), sizes)
+
+    @staticmethod
+    def backward(ctx, grad):
+        padded = (1,) * (len(ctx.sizes) - len(ctx.shape)) + ctx.shape
+        split = [n for pair in zip(ctx.sizes, padded, strict=True) for n in pair]
+        return grad.reshape(split).sum(axis=tuple(range(0, len(split), 2))).reshape(ctx.shape)
+
+
+class SplitPart(Slice):
+    """One part of ``split(size)`` or ``chunk(n)``: a view, as a slice is.
+
+    PyTorch makes one SplitBackward0 node with an output per part; minigrad's nodes have one
+    output, so each part gets its own node of that name (as ``unbind`` does).
+    """
+
+    node_name = "SplitBackward0"
+
+
+class SplitWithSizesPart(Slice):
+    """One part of ``split([sizes])``."""
+
+    node_name = "SplitWithSizesBackward0"
+
+
+class Round(ArrayFunction):
+    """Round half to even; the gradient is zero almost everywhere, as PyTorch says."""
+
+    node_name = "RoundBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.round(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)
+
+
+class RoundDecimals(ArrayFunction):
+    node_name = "RoundBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, decimals):
+        if a.dtype.kind != "f":
+            raise RuntimeError("round_cpu not implemented for integer tensors with decimals")
+        scale = np.asarray(10.0**decimals, a.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.round(a * scale) / scale
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)
+
+
+def _sample(mean, std) -> np.ndarray:
+    from .._random import default_generator  # noqa: PLC0415 - the generator lives above the ops
+
+    if np.any(np.asarray(std) < 0):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
+    dtype = next((x.dtype for x in (mean, std) if isinstance(x, np.ndarray)), None)
+    return (mean + std * default_generator().standard_normal(shape)).astype(dtype or np.float32)
+
+
+class Normal(ArrayFunction):
+    """``normal(mean, std)`` of two tensors: a sample; PyTorch gives both a zero gradient."""
+
+    node_name = "NormalBackward3"
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, mean, std):
+        return _sample(mean, std)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad), np.zeros_like(grad)
+
+
+class NormalMean(ArrayFunction):
+    """``normal(mean_tensor, std_number)``."""
+
+    node_name = "NormalBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, mean, std):
+        return _sample(mean, std)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)
+
+
+class NormalStd(ArrayFunction):
+    """``normal(mean_number, std_tensor)``."""
+
+    node_name = "NormalBackward2"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, std, mean):
+        return _sample(mean, std)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)

@@ -12,10 +12,13 @@ import numpy as np
 from ..ops import reduction as R
 from ..ops import shape as S
 from ..tensor import Tensor, new_tensor, wrap_dim
+from ._args import _dims_arg
 from .arithmetic import maximum, minimum
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+    if dim is not None and type(dim) is not int:
+        dim = _dims_arg("sum", dim)
     if dtype is not None:
         input = input.to(dtype)
     if dim is None and not keepdim:
@@ -24,6 +27,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
+    if dim is not None and type(dim) is not int:
+        dim = _dims_arg("mean", dim)
     if dtype is not None:
         input = input.to(dtype)
     if dim is None and not keepdim:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import get_default_dtype
+from .._dtypes import get_default_dtype, promote_zero_dim
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
@@ -339,6 +339,13 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         bd, br = b._data, b._requires_grad
     else:
         bd, br = b, False
+    if (
+        type(ad) is _ndarray
+        and type(bd) is _ndarray
+        and ad.dtype is not bd.dtype
+        and (ad.ndim == 0) is not (bd.ndim == 0)
+    ):
+        ad, bd = promote_zero_dim(ad, bd)
     try:
         out = cls.forward(ctx, ad, bd)
     except ValueError:

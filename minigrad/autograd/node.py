@@ -95,6 +95,8 @@ class Node:
         Under ``create_graph`` the gradient is a Tensor already, and stays one.
         """
         graph = isinstance(grad, Tensor)
+        if not graph and type(grad) is not np.ndarray:
+            grad = np.array(grad)
         for hook in self._pre_hooks or ():
             result = hook(grad if graph else new_tensor(grad))
             if result is not None:
@@ -168,6 +170,8 @@ class AccumulateGrad(Node):
     def _run(self, grad: np.ndarray) -> tuple:
         var = self.variable
         data = var._data
+        if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
+            grad = np.array(grad)
         if grad.dtype != data.dtype:
             grad = grad.astype(data.dtype)
         if grad.shape != data.shape:

@@ -197,6 +197,8 @@ class PowScalar(ArrayFunction):
     def forward(ctx, a, exponent):
         if a.dtype.kind in "iu" and type(exponent) is int and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if a.dtype is _BOOL and type(exponent) is int:
+            a = a.astype(np.int64)  # bool ** 2 is int64, as in PyTorch (numpy says int8)
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         return a**exponent

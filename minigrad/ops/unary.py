@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
 from .namespace import namespace
+
+_BOOL = np.dtype(np.bool_)
 
 
 class Exp(ArrayFunction):
@@ -14,6 +17,7 @@ class Exp(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.exp(a)
         ctx.save_for_backward(out)
         return out
@@ -29,6 +33,7 @@ class Log(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.log(a)
 
@@ -43,6 +48,7 @@ class Sqrt(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.sqrt(a)
         ctx.save_for_backward(out)
         return out
@@ -58,6 +64,8 @@ class Abs(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _BOOL:
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         return np.abs(a)
 
@@ -92,6 +100,7 @@ class Sin(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.sin(a)
 
@@ -106,6 +115,7 @@ class Cos(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.cos(a)
 
@@ -120,6 +130,7 @@ class Tanh(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.tanh(a)
         ctx.save_for_backward(out)
         return out
@@ -151,11 +162,10 @@ class Sigmoid(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         # exp of a negative number never overflows: split the two signs
         e = np.exp(-np.abs(a))
-        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e))
-        if a.dtype.kind == "f":  # integers give floats (the base makes them float32)
-            out = out.astype(a.dtype, copy=False)
+        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
         ctx.save_for_backward(out)
         return out
 
@@ -186,6 +196,8 @@ class Relu(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _BOOL:
+            raise RuntimeError("Boolean inputs not supported for relu")
         out = np.maximum(a, 0)
         ctx.save_for_backward(out)
         return out

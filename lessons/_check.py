@@ -257,7 +257,7 @@ def _refused_flags(answer):
             return False, say(
                 f"{flag!r} is a string. Write the flags as they are in the list: 1.0 or 1, "
                 'not "1.0" or "1"; only "yes" is a string there.',
-                f"{flag!r} 是字符串。按列表里原样写这些值:写 1.0 或 1,不要写 \"1.0\" 或 \"1\";"
+                f'{flag!r} 是字符串。按列表里原样写这些值:写 1.0 或 1,不要写 "1.0" 或 "1";'
                 '列表里只有 "yes" 是字符串。',
             )
     kinds = {(type(flag), flag) for flag in given}
@@ -568,7 +568,9 @@ def _freeze(answer):
 @exercise("restore")
 def _restore(answer, trained=None):
     if not isinstance(answer, minigrad.nn.Module):
-        return False, say("Pass the model, another, to check(...).", "把模型 another 传给 check(...)。")
+        return False, say(
+            "Pass the model, another, to check(...).", "把模型 another 传给 check(...)。"
+        )
     if trained is None:
         return False, say(
             "check needs the trained model too: check('restore', another, model).",
@@ -668,7 +670,9 @@ def _order(answer):
 def _cube(answer):
     Function = minigrad.autograd.Function
     if not (inspect.isclass(answer) and issubclass(answer, Function)):
-        return False, say("Pass your class, MyCube, to check(...).", "把你的类 MyCube 传给 check(...)。")
+        return False, say(
+            "Pass your class, MyCube, to check(...).", "把你的类 MyCube 传给 check(...)。"
+        )
     x = minigrad.tensor([1.0, -2.0, 0.5], dtype=minigrad.float64, requires_grad=True)
     y = answer.apply(x)
     if not _close(y, [1.0, -8.0, 0.125]):
@@ -680,7 +684,8 @@ def _cube(answer):
         return False, say(
             "gradcheck disagrees with your backward. What is the derivative of x³? And backward "
             "must multiply it by the incoming grad.",
-            "gradcheck 和你的 backward 不一致。x³ 的导数是什么?另外 backward 还要乘上传进来的 grad。",
+            "gradcheck 和你的 backward 不一致。x³ 的导数是什么?"
+            "另外 backward 还要乘上传进来的 grad。",
         )
     return True, say("gradcheck agrees with your backward.", "gradcheck 认可你的 backward。")
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _dtypes
 from ._dtypes import dtype, from_numpy_dtype, to_numpy_dtype
+from ._typename import type_name
 from .tensor import Tensor, new_tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy"]
@@ -170,7 +171,7 @@ def _nested_arrays(data: Any) -> Any:
 def _check_requires_grad(name: str, requires_grad: Any) -> bool:
     if not isinstance(requires_grad, bool):
         raise TypeError(
-            f"{name}(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}"
+            f"{name}(): argument 'requires_grad' must be bool, not {type_name(requires_grad)}"
         )
     return requires_grad
 

@@ -15,6 +15,7 @@ import minigrad
 
 from .campaign import campaign, cause, check
 from .minimise import minimise
+from .open_findings import open_finding
 from .table import missing
 
 
@@ -62,6 +63,14 @@ def main(argv: list[str] | None = None) -> int:
     for key, count in causes.most_common():
         ids = " ".join(map(str, examples[key][: args.examples]))
         print(f"{count:6d}  {key}   [e.g. --replay {ids}]")
+    by_finding: dict[str, int] = {}
+    for key, count in causes.items():
+        entry = open_finding(key)
+        name = entry.finding if entry else "NEW (not in open_findings.py)"
+        by_finding[name] = by_finding.get(name, 0) + count
+    print("\nby finding (open_findings.py, FINDINGS.md):")
+    for name, count in sorted(by_finding.items(), key=lambda kv: -kv[1]):
+        print(f"{count:6d}  {name}")
     lacking = missing(minigrad)
     if lacking:
         print(f"\n{len(lacking)} table entries skipped (minigrad lacks them):", ", ".join(lacking))

@@ -15,7 +15,10 @@ ENDINGS: dict[str, tuple[str, float]] = {
     "gradient": ("{r}.backward(gradient={g})", 2),
     "gradient_kw": ("{r}.backward({g}, retain_graph=True)\n{r}.backward({g})", 1),
     "retain_graph": ("_l = {r}.sum()\n_l.backward(retain_graph=True)\n_l.backward()", 2),
-    "autograd_grad": ("_g = T.autograd.grad({r}.sum(), [{leaves}], allow_unused=True)\nshow(_g)", 2),
+    "autograd_grad": (
+        "_g = T.autograd.grad({r}.sum(), [{leaves}], allow_unused=True)\nshow(_g)",
+        2,
+    ),
     "autograd_grad_retain": (
         "_g = T.autograd.grad([{r}.sum()], {leaf}, retain_graph=True)\nshow(_g)\n{rs}.backward()",
         1,

@@ -208,7 +208,9 @@ class Builder:
             if key == "prob":
                 name2 = self.fresh("p")
                 self._exec(f"{name2} = {name}.detach().sigmoid()")
-                self.pending.append(Stmt("input", (f"{name2} = ", Ref(name), ".detach().sigmoid()"), (name2,)))
+                self.pending.append(
+                    Stmt("input", (f"{name2} = ", Ref(name), ".detach().sigmoid()"), (name2,))
+                )
                 return name2
             return name
         # cond: a bool tensor that broadcasts with v

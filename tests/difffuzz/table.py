@@ -29,7 +29,7 @@ class Op:
 
 
 OPS: tuple[Op, ...] = (
-    # -- arithmetic, with broadcasting, scalars and type promotion --------------------------------
+    # -- arithmetic, with broadcasting, scalars and type promotion ------------------------------
     Op("add", "{x} + {y}", w=3),
     Op("add_scalar", "{x} + {s}"),
     Op("radd", "{s} + {x}"),
@@ -63,7 +63,7 @@ OPS: tuple[Op, ...] = (
     Op("compare", "{x} > {y}"),
     Op("compare_eq", "{x} == {s}"),
     Op("compare_le", "T.le({x}, {y})"),
-    # -- elementwise functions ----------------------------------------------------------------------
+    # -- elementwise functions ------------------------------------------------------------------
     Op("exp", "{x}.exp()", w=2),
     Op("exp_fn", "T.exp({x})"),
     Op("log", "{x}.log()", w=2),
@@ -97,7 +97,7 @@ OPS: tuple[Op, ...] = (
     Op("elu", "F.elu({x})"),
     Op("tanh_F", "F.tanh({x})"),
     Op("sigmoid_F", "F.sigmoid({x})"),
-    # -- reductions -----------------------------------------------------------------------------------
+    # -- reductions -----------------------------------------------------------------------------
     Op("sum", "{x}.sum()", w=2),
     Op("sum_dim", "{x}.sum({dim}, keepdim={kd})", w=2),
     Op("sum_dims", "{x}.sum(dim={dims})"),
@@ -133,7 +133,7 @@ OPS: tuple[Op, ...] = (
     Op("vector_norm", "T.linalg.vector_norm({x}, {p})"),
     Op("all", "{x}.all()"),
     Op("any_dim", "{x}.any({dim})"),
-    # -- matrix products at every rank ---------------------------------------------------------------
+    # -- matrix products at every rank ----------------------------------------------------------
     Op("matmul", "{x} @ {mm}", w=4),
     Op("matmul_fn", "T.matmul({x}, {mm})", w=2),
     Op("mm", "T.mm({x}, {mm})"),
@@ -143,7 +143,7 @@ OPS: tuple[Op, ...] = (
     Op("addmm", "T.addmm({bias}, {x}, {mm})"),
     Op("linear", "F.linear({x}, {weight})"),
     Op("linear_bias", "F.linear({x}, {weight}, {bias})"),
-    # -- shapes and views -------------------------------------------------------------------------
+    # -- shapes and views -----------------------------------------------------------------------
     Op("view", "{x}.view({shape})"),
     Op("reshape", "{x}.reshape({shape})", w=2),
     Op("reshape_fn", "T.reshape({x}, ({shape},))"),
@@ -168,14 +168,14 @@ OPS: tuple[Op, ...] = (
     Op("repeat", "{x}.repeat({repeat})"),
     Op("flip", "{x}.flip({dim})"),
     Op("roll", "{x}.roll(1, {dim})"),
-    # -- indexing -----------------------------------------------------------------------------------
+    # -- indexing -------------------------------------------------------------------------------
     Op("index", "{x}[{idx}]", w=4),
     Op("index_mask", "{x}[{x} > 0]"),
     Op("index_0d", "{x}[T.tensor(0)]"),
     Op("index_range", "{x}[range(1)]"),
     Op("gather", "{x}.gather({dim}, {x}.argmax({dim}, keepdim=True))"),
     Op("masked_fill", "{x}.masked_fill({cond}, {s})"),
-    # -- joining and selecting ------------------------------------------------------------------------
+    # -- joining and selecting ------------------------------------------------------------------
     Op("cat", "T.cat([{x}, {same}], {dim})", w=2),
     Op("cat_self", "T.cat(({x}, {x}))"),
     Op("stack", "T.stack([{x}, {same}], {dim1})"),
@@ -185,7 +185,7 @@ OPS: tuple[Op, ...] = (
     Op("unbind", "{x}.unbind({dim})"),
     Op("unbind_first", "T.unbind({x})[0]"),
     Op("iter", "list({x})"),
-    # -- softmax and losses ---------------------------------------------------------------------------
+    # -- softmax and losses ---------------------------------------------------------------------
     Op("softmax", "{x}.softmax({dim})", w=2),
     Op("softmax_F", "F.softmax({x}, dim={dim})"),
     Op("softmax_dtype", "T.softmax({x}, {dim}, dtype={fdtype})"),
@@ -205,7 +205,7 @@ OPS: tuple[Op, ...] = (
     Op("bce_logits", "F.binary_cross_entropy_with_logits({x}, {prob})"),
     Op("smooth_l1", "F.smooth_l1_loss({x}, {target})"),
     Op("huber", "F.huber_loss({x}, {target})"),
-    # -- dtypes -----------------------------------------------------------------------------------
+    # -- dtypes ---------------------------------------------------------------------------------
     Op("float", "{x}.float()"),
     Op("double", "{x}.double()"),
     Op("long", "{x}.long()"),
@@ -213,7 +213,7 @@ OPS: tuple[Op, ...] = (
     Op("bool", "{x}.bool()"),
     Op("to_dtype", "{x}.to({dtype})"),
     Op("type_dtype", "{x}.type({dtype})"),
-    # -- in-place, on views and through .data ---------------------------------------------------------
+    # -- in-place, on views and through .data ---------------------------------------------------
     Op("iadd", "{out} = {x}.add_({y})", w=2),
     Op("imul_scalar", "{out} = {x}.mul_({s})"),
     Op("iop", "{out} = {x} * 1\n{out} += {y}"),
@@ -229,7 +229,7 @@ OPS: tuple[Op, ...] = (
     Op("copy_", "{out} = {x}.clone().copy_({y})"),
     Op("clamp_", "{out} = {x}.clone().clamp_(min={s})"),
     Op("setitem_tensor", "{out} = {x}.clone()\n{out}[{idx}] = {y}"),
-    # -- autograd inside the chain ----------------------------------------------------------------
+    # -- autograd inside the chain --------------------------------------------------------------
     Op("detach", "{x}.detach()"),
     Op("detach_rg", "{x}.detach().requires_grad_()"),
     Op("no_grad", "with T.no_grad():\n    {out} = {x} * 2"),
@@ -241,7 +241,7 @@ OPS: tuple[Op, ...] = (
     Op("set_requires_grad", "{out} = {x}.clone()\n{out}.requires_grad = {bool}"),
     Op("data_assign", "{x}.data = {same}\n{out} = {x} * 1"),
     Op("version", "{x}._version"),
-    # -- what a learner prints or reads ----------------------------------------------------------
+    # -- what a learner prints or reads ---------------------------------------------------------
     Op("item", "{x}.item()"),
     Op("tolist", "{x}.tolist()"),
     Op("float_py", "float({x})"),

@@ -33,7 +33,9 @@ from ._functions.arithmetic import (
     relu,
     remainder,
     rsub,
+    sgn,
     sigmoid,
+    sign,
     sin,
     sqrt,
     sub,
@@ -52,6 +54,7 @@ from ._functions.reduction import (
     softmax,
     std,
     sum,
+    sum_to_size,
     var,
 )
 from ._functions.scans import amax, amin, cumsum, norm, prod
@@ -253,10 +256,13 @@ METHODS: dict[str, Any] = {
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
+    "sign": sign,
+    "sgn": sgn,
     "clamp": clamp,
     "clip": clamp,
     # reductions
     "sum": sum,
+    "sum_to_size": sum_to_size,
     "mean": mean,
     "max": max,
     "min": min,

@@ -9,6 +9,8 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
+from .arithmetic import DivScalar
+from .namespace import namespace
 
 
 def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
@@ -36,20 +38,12 @@ def _repeated(dims: tuple, ndim: int) -> int:
     return dims[0]
 
 
-def expand_back(grad: np.ndarray, shape: tuple, axes: tuple, keepdim: bool) -> np.ndarray:
+def expand_back(grad, shape: tuple, axes: tuple, keepdim: bool):
     """Broadcast a reduced gradient back over the reduced axes."""
+    xp = namespace(grad)
     if not keepdim:
-        grad = np.expand_dims(grad, axes)
-    full = np.empty(shape, grad.dtype)
-    full[...] = grad
-    return full
-
-
-def filled(shape: tuple, value: np.ndarray) -> np.ndarray:
-    """A new array of ``shape`` holding the single gradient ``value`` everywhere."""
-    full = np.empty(shape, value.dtype)
-    full.fill(value)
-    return full
+        grad = xp.expand_dims(grad, axes)
+    return xp.broadcast_to(grad, shape)
 
 
 class Sum(ArrayFunction):
@@ -64,7 +58,7 @@ class Sum(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return filled(ctx.shape, grad)
+        return namespace(grad).broadcast_to(grad, ctx.shape)
 
 
 class SumDim(ArrayFunction):
@@ -106,7 +100,7 @@ class Mean(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return filled(ctx.shape, grad / ctx.size)
+        return DivScalar.call(namespace(grad).broadcast_to(grad, ctx.shape), ctx.size)
 
 
 class MeanDim(ArrayFunction):
@@ -122,7 +116,7 @@ class MeanDim(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         count = int(np.prod([ctx.shape[i] for i in ctx.axes]))
-        return expand_back(grad / count, ctx.shape, ctx.axes, ctx.keepdim)
+        return DivScalar.call(expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim), count)
 
 
 class Extreme(ArrayFunction):

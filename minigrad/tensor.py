@@ -215,6 +215,8 @@ class Tensor:
     def size(self, dim: int | None = None) -> Size | int:
         if dim is None:
             return Size(self._data.shape)
+        if self._data.ndim == 0 and type(dim) is int:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
 
     @property
@@ -293,10 +295,20 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self) -> float:
-        return float(self.item())
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return float(self._data.item())
 
     def __int__(self) -> int:
-        return int(self.item())
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return int(self._data.item())
+
+    def __format__(self, format_spec: str) -> str:
+        """``f"{loss:.4f}"``: a 0-d tensor formats as its number, as in PyTorch."""
+        if self._data.ndim == 0 and type(self) is Tensor:
+            return self._data.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:

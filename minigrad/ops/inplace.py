@@ -50,9 +50,11 @@ def _take_result(t: Tensor, result: Tensor) -> None:
     _write(t, result._data)
     if t._base is not None:
         rebase_view(t, result._grad_fn)
+        del t._vc[1:]
     else:
         t._grad_fn = result._grad_fn
         t._requires_grad = True
+        t._vc[1:] = [t._grad_fn]  # the version error names this node, as PyTorch does
 
 
 def _write(t: Tensor, values: np.ndarray) -> None:

@@ -54,6 +54,8 @@ def _np_sum_to_shape(x: np.ndarray, shape: tuple) -> np.ndarray:
     if x.shape == shape:
         return x
     lead = x.ndim - len(shape)
+    if lead == 1 and x.shape[1:] == shape:  # a bias added to every row: one reduce
+        return np.add.reduce(x, axis=0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and x.shape[i + lead] != 1
     )
@@ -101,6 +103,10 @@ class NumpyNamespace:
     @staticmethod
     def permute(x, axes):
         return x.transpose(axes)
+
+    @staticmethod
+    def t(x):
+        return x.T
 
     @staticmethod
     def astype(x, dtype):
@@ -171,6 +177,10 @@ class TensorNamespace:
     @staticmethod
     def permute(x, axes):
         return x.permute(axes)
+
+    @staticmethod
+    def t(x):
+        return x.t()
 
     @staticmethod
     def astype(x, dtype):

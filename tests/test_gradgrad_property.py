@@ -137,29 +137,35 @@ def test_matmul_at_every_rank(data, n, k, m, batch) -> None:
     check(lambda x, y: x @ y, v, data.draw(values(batch + (k, m))))
 
 
-SHAPE_ONLY = {
-    k: f
-    for k, f in SHAPE_OPS.items()
-    if k
-    in (
-        "view",
-        "reshape_transposed",
-        "flatten",
-        "unsqueeze",
-        "squeeze",
-        "squeeze_dim",
-        "transpose",
-        "permute",
-        "T_2d",
-        "t",
-        "expand",
-    )
-}
-
-
-@pytest.mark.parametrize("name", sorted(SHAPE_ONLY))
+@pytest.mark.parametrize("name", sorted(SHAPE_OPS))
 @SETTINGS
 @given(data=st.data(), shape=NONEMPTY)
-def test_shape_ops(name, data, shape) -> None:
-    f = SHAPE_ONLY[name]
-    check(lambda t: f(t) * 1.5 + f(t) ** 2, data.draw(values(shape)))
+def test_shape_and_indexing_ops(name, data, shape) -> None:
+    f = SHAPE_OPS[name]
+    x = data.draw(values(shape))
+    if name == "mask":
+        assume(np.all(np.abs(x) > 1e-2))
+    check(lambda t: f(t) * 1.5 + f(t) ** 2, x)
+
+
+@SETTINGS
+@given(data=st.data(), shape=NONEMPTY)
+def test_setitem_and_inplace_through_a_view(data, shape) -> None:
+    x = data.draw(values(shape, 0.3, 2.0))
+    v = data.draw(values(shape[1:]))
+
+    def setitem(a, b):
+        y = a * 1.5
+        y[0] = b * b
+        return y * a
+
+    def inplace_through_view(a):
+        y = a * 2
+        view = y[0]
+        view.mul_(a[0])
+        y.add_(a)
+        y.div_(a + 1)
+        return y * y
+
+    check(setitem, x, v)
+    check(inplace_through_view, x)

@@ -116,6 +116,20 @@ class NumpyNamespace:
     def zeros_like(x):
         return np.zeros_like(x)
 
+    log1p = staticmethod(np.log1p)
+
+    @staticmethod
+    def clone(x):
+        return x.copy()
+
+    @staticmethod
+    def clamp_min(x, lo):
+        return np.maximum(x, lo)
+
+    @staticmethod
+    def clamp_max(x, hi):
+        return np.minimum(x, hi)
+
     @staticmethod
     def data(x):
         """The values, to compute a mask or an index from (a constant either way)."""
@@ -189,6 +203,20 @@ class TensorNamespace:
     @staticmethod
     def zeros_like(x):
         return new_tensor(np.zeros_like(x._data))
+
+    log1p = staticmethod(lambda x: (x + 1).log())
+
+    @staticmethod
+    def clone(x):
+        return x.clone()
+
+    @staticmethod
+    def clamp_min(x, lo):
+        return x.clamp(min=lo)
+
+    @staticmethod
+    def clamp_max(x, hi):
+        return x.clamp(max=hi)
 
     @staticmethod
     def data(x):

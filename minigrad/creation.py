@@ -177,6 +177,7 @@ def _check_requires_grad(name: str, requires_grad: Any) -> bool:
 
 
 def _finish(array: np.ndarray, requires_grad: bool, name: str) -> Tensor:
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     _check_requires_grad(name, requires_grad)
     if requires_grad and array.dtype.kind != "f":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
@@ -187,6 +188,7 @@ def tensor(
     data: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (nested lists, numbers, numpy arrays)."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."

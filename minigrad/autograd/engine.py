@@ -74,6 +74,7 @@ def run_backward(
     instead and no leaf is touched. ``order``, if given, collects the nodes in
     the order they run. With ``create_graph`` the gradients are Tensors.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     if create_graph:
         with set_grad_enabled(True):
             return _run(roots, retain_graph, capture, order, True)
@@ -81,6 +82,7 @@ def run_backward(
 
 
 def _run(roots, retain_graph, capture, order, graph: bool) -> list:
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     buffers: dict[Node, np.ndarray] = {}
     start: list[Node] = []
     for node, g in roots:
@@ -209,6 +211,7 @@ def tensor_backward(
     inputs=None,
 ) -> None:
     """``t.backward()``: the common case (a scalar, no options) takes the short way."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     if gradient is None and inputs is None and not create_graph and t._grad_fn is not None:
         data = t._data
         if data.size != 1:
@@ -249,6 +252,7 @@ def backward(
     inputs=None,
 ) -> None:
     """Accumulate the gradients of ``tensors`` into the leaves' ``.grad``."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     tensors = _as_tuple(tensors)
     if create_graph:
         _warn_reference_cycle()

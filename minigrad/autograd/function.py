@@ -384,6 +384,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
 
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     """Run an ArrayFunction's backward and sum gradients back to broadcast inputs."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     grads = self._backward(self, grad)
     if type(grads) is not tuple:
         grads = (grads,)
@@ -400,6 +401,7 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
 
 def _array_node_run_graph(self: BackwardNode, grad: Tensor) -> tuple:
     """The same backward under ``create_graph``: on Tensors, recording a graph."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     with saved_as_tensors(self):
         grads = self._backward(self, grad)
     if type(grads) is not tuple:

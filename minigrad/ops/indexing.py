@@ -96,7 +96,12 @@ class Slice(ArrayFunction):
 
 
 class Index(ArrayFunction):
-    """Advanced indexing: a copy; repeated indices add up their gradients."""
+    """Advanced indexing: a copy; repeated indices add up their gradients.
+
+    ``key`` is a tuple of indices, or one integer array for the commonest case,
+    rows picked along dimension 0 (an embedding lookup ``C[X]``), which numpy's
+    ``take`` does without parsing a general index.
+    """
 
     node_name = "IndexBackward0"
     n_params = 1
@@ -105,7 +110,7 @@ class Index(ArrayFunction):
     def forward(ctx, a, key):
         ctx.shape, ctx.key = a.shape, key
         try:
-            return a[key]
+            return a.take(key, 0) if type(key) is np.ndarray else a[key]
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
 
@@ -147,6 +152,8 @@ class Alias(ArrayFunction):
         return grad
 
 
+_INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int64, np.int32, np.uint8, np.bool_))
+_ROW_DTYPES = frozenset(np.dtype(t) for t in (np.int64, np.int32))  # x[rows]: one take
 _INDEX_TYPES_ERROR = (
     "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
     "indices (got {})"
@@ -158,7 +165,7 @@ def as_numpy_index(index):
     if isinstance(index, tuple):
         return tuple(as_numpy_index(i) for i in index)
     if isinstance(index, Tensor):
-        if index._data.dtype.kind not in "iub":
+        if index._data.dtype not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return index._data
     if isinstance(index, (list, bool, np.bool_)):
@@ -191,6 +198,10 @@ def getitem(t: Tensor, index) -> Tensor:
     parts (ints, slices, None, ...), then one IndexBackward0 copy for tensors, lists and masks."""
     if type(index) is int:  # the common case: x[i]
         return _select(t, 0, 0, index)
+    if type(index) is Tensor:  # the next most common: rows by an integer tensor, C[X]
+        rows = index._data
+        if rows.dtype in _ROW_DTYPES and rows.ndim and t._data.ndim and t._data.shape[0]:
+            return Index.apply(t, rows)
     if type(index) is slice:  # a lone slice is always recorded, even x[:]
         if t._data.ndim == 0:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -279,6 +290,8 @@ def _index_key(rest: list, shape: tuple) -> tuple:
         if isinstance(p, np.ndarray):
             size = shape[d]
             bad = p[(p < -size) | (p >= size)]
+            if bad.size and not size:
+                raise IndexError("index is out of bounds for dimension with size 0")
             if bad.size:
                 raise IndexError(
                     f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}"

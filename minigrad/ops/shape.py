@@ -6,6 +6,8 @@ counter) with the input, so an in-place change through one is seen by the other.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..autograd.function import ArrayFunction
@@ -22,7 +24,7 @@ def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
         raise RuntimeError("only one dimension can be inferred")
     if any(s < -1 for s in shape):
         raise RuntimeError(f"invalid shape dimension {min(shape)}")
-    known = int(np.prod([s for s in shape if s != -1]))
+    known = math.prod(s for s in shape if s != -1)
     if unknown:
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")

@@ -17,6 +17,7 @@ from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
 from .indexing import CopySlices, as_numpy_index, drop_leading_ones, getitem
+from .namespace import namespace
 
 _grad_state = grad_mode.state
 
@@ -106,7 +107,7 @@ class Fill(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 class FillTensor(ArrayFunction):
@@ -120,7 +121,8 @@ class FillTensor(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad), grad.sum()
+        xp = namespace(grad)
+        return xp.zeros_like(grad), xp.sum(grad)
 
 
 class Zero(ArrayFunction):
@@ -132,7 +134,7 @@ class Zero(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 class Copy(ArrayFunction):
@@ -149,7 +151,7 @@ class Copy(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad), grad
+        return namespace(grad).zeros_like(grad), grad
 
 
 def fill_(t: Tensor, value) -> Tensor:

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._dtypes import get_default_dtype, promote_zero_dim
+from .._quiet import quiet, restore
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
@@ -268,14 +269,18 @@ class ArrayFunction(Function):
                 values.append(x)
             nexts.append(None)
         ctx = cls._Node()
-        if n_params:
-            out = cls.forward(ctx, *values, *args[len(inputs) :])
-        else:
-            out = cls.forward(ctx, *values)
-        if type(out) is not _ndarray:
-            out = _as_array(ctx, out)
-        if out.dtype is _F64 and cls.default_float:
-            out = _keep_default_float(out, inputs)
+        token = quiet()  # no numpy warnings for inf and nan (minigrad/_quiet.py)
+        try:
+            if n_params:
+                out = cls.forward(ctx, *values, *args[len(inputs) :])
+            else:
+                out = cls.forward(ctx, *values)
+            if type(out) is not _ndarray:
+                out = _as_array(ctx, out)
+            if out.dtype is _F64 and cls.default_float:
+                out = _keep_default_float(out, inputs)
+        finally:
+            restore(token)
         requires = requires and _grad_state.enabled
         result = new_tensor(out, ctx if requires else None, requires)
         if cls.is_view:
@@ -305,11 +310,15 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
             f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
             f"Tensor, not {type(a).__name__}"
         ) from None
-    out = cls.forward(ctx, data, *params)
-    if type(out) is not _ndarray:
-        out = _as_array(ctx, out)
-    if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
-        out = out.astype(get_default_dtype().numpy)
+    token = quiet()
+    try:
+        out = cls.forward(ctx, data, *params)
+        if type(out) is not _ndarray:
+            out = _as_array(ctx, out)
+        if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
+            out = out.astype(get_default_dtype().numpy)
+    finally:
+        restore(token)
     requires = a._requires_grad and _grad_state.enabled
     result = new_tensor(out, ctx if requires else None, requires)
     if cls.is_view:  # same memory as ``a``: same version counter
@@ -346,15 +355,18 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         and (ad.ndim == 0) is not (bd.ndim == 0)
     ):
         ad, bd = promote_zero_dim(ad, bd)
+    token = quiet()
     try:
         out = cls.forward(ctx, ad, bd)
+        if type(out) is not _ndarray:
+            out = _as_array(ctx, out)
+        if out.dtype is _F64:
+            out = _keep_default_float(out, (a, b))
     except ValueError:
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it
-    if type(out) is not _ndarray:
-        out = _as_array(ctx, out)
-    if out.dtype is _F64:
-        out = _keep_default_float(out, (a, b))
+    finally:
+        restore(token)
     if not ((ar or br) and _grad_state.enabled):
         return new_tensor(out)
     result = new_tensor(out, ctx, True)

@@ -338,8 +338,8 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
     owner = node if which == -1 else node._next[which]
-    if which != -1 and len(counter) > 1:  # an input changed in place: its current grad_fn
-        owner = counter[1]
+    if which != -1 and len(counter) > 1 and owner is not None:  # changed in place: the
+        owner = counter[1]  # input's current grad_fn, the in-place op's
     if owner is not None and not isinstance(owner, AccumulateGrad):
         op = owner.name()
         described += f", which is output 0 of {op[: op.rfind('Backward')] or op},"

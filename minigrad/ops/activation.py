@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from .namespace import namespace
 
 
 class LeakyRelu(ArrayFunction):
@@ -26,7 +27,8 @@ class LeakyRelu(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return np.where(a > 0, grad, grad * np.asarray(ctx.slope, grad.dtype))
+        xp = namespace(grad)
+        return xp.where(xp.data(a) > 0, grad, grad * ctx.slope)
 
 
 _LEGACY = {"b": "Bool", "i": "Long", "u": "Byte"}

@@ -224,4 +224,5 @@ class Bmm(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad @ np.swapaxes(b, 1, 2), np.swapaxes(a, 1, 2) @ grad
+        xp = namespace(grad)
+        return grad @ xp.swapaxes(b, 1, 2), xp.swapaxes(a, 1, 2) @ grad

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from .namespace import namespace
 
 
 def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -237,18 +238,19 @@ class SmoothL1Loss(ArrayFunction):
     def forward(ctx, input, target, reduction, beta):
         ctx.save_for_backward(input, target)
         diff = input - target
-        ctx.diff, ctx.reduction, ctx.beta = diff, reduction, beta
+        ctx.reduction, ctx.beta = reduction, beta
         small = np.abs(diff) < beta
-        with np.errstate(divide="ignore", invalid="ignore"):
-            loss = np.where(small, 0.5 * diff * diff / beta, np.abs(diff) - 0.5 * beta)
+        loss = np.where(small, 0.5 * diff * diff / beta, np.abs(diff) - 0.5 * beta)
         return reduce(loss.astype(diff.dtype), reduction)
 
     @staticmethod
     def backward(ctx, grad):
-        ctx.saved_tensors  # noqa: B018 - raises if freed, or changed in place since forward
-        diff, beta = ctx.diff, ctx.beta
-        g = np.clip(diff / beta, -1, 1).astype(diff.dtype)
-        g = g * scale(grad, ctx.reduction, diff.size)
+        input, target = ctx.saved_tensors
+        xp = namespace(grad)
+        diff = input - target
+        small = np.abs(xp.data(diff)) < ctx.beta
+        slope = xp.where(small, diff / ctx.beta, xp.sign(diff))
+        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
         return g, -g
 
 
@@ -262,14 +264,17 @@ class HuberLoss(ArrayFunction):
     def forward(ctx, input, target, reduction, delta):
         ctx.save_for_backward(input, target)
         diff = input - target
-        ctx.diff, ctx.reduction, ctx.delta = diff, reduction, delta
+        ctx.reduction, ctx.delta = reduction, delta
         small = np.abs(diff) < delta
         loss = np.where(small, 0.5 * diff * diff, delta * (np.abs(diff) - 0.5 * delta))
         return reduce(loss.astype(diff.dtype), reduction)
 
     @staticmethod
     def backward(ctx, grad):
-        ctx.saved_tensors  # noqa: B018
-        diff, delta = ctx.diff, ctx.delta
-        g = np.clip(diff, -delta, delta).astype(diff.dtype) * scale(grad, ctx.reduction, diff.size)
+        input, target = ctx.saved_tensors
+        xp = namespace(grad)
+        diff = input - target
+        small = np.abs(xp.data(diff)) < ctx.delta
+        slope = xp.where(small, diff, xp.sign(diff) * ctx.delta)
+        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
         return g, -g

@@ -111,6 +111,8 @@ class MeanDim(ArrayFunction):
     def forward(ctx, a, dim, keepdim):
         _check_floating(a, "mean")
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
+        if a.size == 0:  # nan where nothing is averaged, without numpy's "Mean of empty slice"
+            return np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / np.array(0, a.dtype)
         return a.mean(axis=ctx.axes, keepdims=keepdim)
 
     @staticmethod

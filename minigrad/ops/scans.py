@@ -13,6 +13,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
+from .namespace import namespace
 from .reduction import reduce_dims
 
 
@@ -37,14 +38,14 @@ class Prod(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return np.prod(a, dtype=_integer_result(a))
+        out = np.prod(a, dtype=_integer_result(a))
+        ctx.save_for_backward(a, out)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        others = _exclusive_products(a.reshape(-1), 0).reshape(a.shape)
-        return grad * others
+        a, out = ctx.saved_tensors
+        return grad * _product_of_others(a, out, None)
 
 
 class ProdDim(ArrayFunction):
@@ -53,19 +54,36 @@ class ProdDim(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim, keepdim):
-        ctx.save_for_backward(a)
-        ctx.axis, ctx.keepdim = wrap_dim(dim, a.ndim), keepdim
+        ctx.axis, ctx.keepdim, ctx.ndim = wrap_dim(dim, a.ndim), keepdim, a.ndim
         if a.ndim == 0:
-            return a.astype(_integer_result(a) or a.dtype)
-        return np.prod(a, axis=ctx.axis, keepdims=keepdim, dtype=_integer_result(a))
+            out = a.astype(_integer_result(a) or a.dtype)
+        else:
+            out = np.prod(a, axis=ctx.axis, keepdims=keepdim, dtype=_integer_result(a))
+        ctx.save_for_backward(a, out)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        if a.ndim == 0:
+        a, out = ctx.saved_tensors
+        if ctx.ndim == 0:
             return grad
-        grad = grad if ctx.keepdim else np.expand_dims(grad, ctx.axis)
-        return grad * _exclusive_products(a, ctx.axis)
+        xp = namespace(grad)
+        if not ctx.keepdim:
+            grad, out = xp.expand_dims(grad, ctx.axis), xp.expand_dims(out, ctx.axis)
+        return grad * _product_of_others(a, out, ctx.axis)
+
+
+def _product_of_others(a, out, axis: int | None):
+    """``out / a`` where no element is zero (differentiable again); with zeros, the products
+    of the others computed without dividing (as a constant: the second derivative through a
+    zero is not followed)."""
+    xp = namespace(a)
+    values = xp.data(a)
+    if np.all(values != 0):
+        return out / a
+    flat = values.reshape(-1) if axis is None else values
+    others = _exclusive_products(flat, 0 if axis is None else axis).reshape(values.shape)
+    return others.astype(values.dtype)
 
 
 class Cumsum(ArrayFunction):
@@ -83,10 +101,12 @@ class Cumsum(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if grad.ndim == 0:
+        xp = namespace(grad)
+        if len(xp.data(grad).shape) == 0:
             return grad
-        axis = ctx.axis
-        return np.flip(np.cumsum(np.flip(grad, axis), axis=axis), axis)
+        # the sum of grad from each position to the end: total - running sum + grad
+        total = xp.sum(grad, ctx.axis, True)
+        return total - Cumsum.call(grad, ctx.axis) + grad
 
 
 class Amax(ArrayFunction):
@@ -118,10 +138,12 @@ class Amax(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
+        xp = namespace(grad)
+        out = xp.data(out)
         if not ctx.keepdim:
-            out, grad = np.expand_dims(out, ctx.axes), np.expand_dims(grad, ctx.axes)
-        hits = a == out
-        return grad * hits / hits.sum(axis=ctx.axes, keepdims=True)
+            out, grad = np.expand_dims(out, ctx.axes), xp.expand_dims(grad, ctx.axes)
+        hits = xp.data(a) == out  # ties share the gradient evenly: a constant weight
+        return grad * (hits / hits.sum(axis=ctx.axes, keepdims=True)).astype(out.dtype)
 
 
 class Amin(Amax):
@@ -170,22 +192,24 @@ class VectorNorm(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, norm = ctx.saved_tensors
+        xp = namespace(grad)
         p = ctx.ord
         if not ctx.keepdim:
-            norm, grad = np.expand_dims(norm, ctx.axes), np.expand_dims(grad, ctx.axes)
+            norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
+        values, norms = xp.data(a), xp.data(norm)
         if p == 0:
-            return np.zeros_like(a)
+            return xp.zeros_like(a)
         if p == 1:
-            return grad * np.sign(a)
+            return grad * xp.sign(a)
         if p in (np.inf, -np.inf):
-            hits = np.abs(a) == norm
-            return grad * np.sign(a) * hits / hits.sum(axis=ctx.axes, keepdims=True)
+            hits = np.abs(values) == norms
+            share = (hits / hits.sum(axis=ctx.axes, keepdims=True)).astype(values.dtype)
+            return grad * xp.sign(a) * share
+        zero = norms == 0
+        safe = xp.where(zero, 1.0, norm) if p == 2 else norm  # no 0/0 where the norm is 0
         with np.errstate(divide="ignore", invalid="ignore"):
-            if p == 2:
-                scaled = a / norm
-            else:
-                scaled = a * np.abs(a) ** (p - 2) / norm ** (p - 1)
-        return grad * np.where(norm == 0, 0, scaled).astype(a.dtype)
+            scaled = a / safe if p == 2 else a * xp.abs(a) ** (p - 2) / safe ** (p - 1)
+            return xp.where(zero, 0.0, grad * scaled)
 
 
 __all__ = ["Prod", "ProdDim", "Cumsum", "Amax", "Amin", "VectorNorm"]

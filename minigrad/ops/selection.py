@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..autograd.node import sum_to_shape
 from ..tensor import wrap_dim
 from .indexing import Slice
+from .namespace import namespace
 
 
 def _where_picked(index: np.ndarray, axis: int) -> tuple:
@@ -49,17 +49,37 @@ class Gather(ArrayFunction):
             raise RuntimeError(
                 f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
             )
-        ctx.shape, ctx.where = a.shape, _where_picked(index.reshape(index.shape), axis)
+        ctx.shape, ctx.where = a.shape, _where_picked(index, axis)
+        ctx.axis, ctx.index = axis, index
         return a[ctx.where] if a.ndim else a[index.reshape(())].reshape(index.shape)
 
     @staticmethod
     def backward(ctx, grad):
-        full = np.zeros(ctx.shape, grad.dtype)
+        return ScatterAdd.call(grad, ctx.shape, ctx.where, ctx.axis, ctx.index)
+
+
+class ScatterAdd(ArrayFunction):
+    """Gather's gradient: ``grad`` added into zeros where gather read (repeats add up).
+
+    Its own gradient is gather again, so ``create_graph`` can go on through it.
+    """
+
+    node_name = "ScatterAddBackward0"
+    n_params = 4
+
+    @staticmethod
+    def forward(ctx, grad, shape, where, axis, index):
+        ctx.where, ctx.axis, ctx.index = where, axis, index
+        full = np.zeros(shape, grad.dtype)
         if full.ndim:
-            np.add.at(full, ctx.where, grad)
+            np.add.at(full, where, grad)
         else:
             full += grad.sum()
         return full
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Gather.call(grad, ctx.axis, ctx.index)
 
 
 def _check_mask(mask: np.ndarray) -> None:
@@ -84,7 +104,8 @@ class MaskedFill(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return sum_to_shape(np.where(ctx.mask, 0, grad).astype(grad.dtype), ctx.shape)
+        xp = namespace(grad)
+        return xp.sum_to_shape(xp.where(ctx.mask, 0.0, grad), ctx.shape)
 
 
 class MaskedFillTensor(ArrayFunction):
@@ -106,8 +127,9 @@ class MaskedFillTensor(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        kept = np.where(ctx.mask, 0, grad).astype(grad.dtype)
-        return sum_to_shape(kept, ctx.shape), np.where(ctx.mask, grad, 0).sum().astype(grad.dtype)
+        xp = namespace(grad)
+        kept = xp.sum_to_shape(xp.where(ctx.mask, 0.0, grad), ctx.shape)
+        return kept, xp.sum(xp.where(ctx.mask, grad, 0.0))
 
 
 class Repeat(ArrayFunction):
@@ -132,9 +154,11 @@ class Repeat(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        xp = namespace(grad)
         padded = (1,) * (len(ctx.sizes) - len(ctx.shape)) + ctx.shape
-        split = [n for pair in zip(ctx.sizes, padded, strict=True) for n in pair]
-        return grad.reshape(split).sum(axis=tuple(range(0, len(split), 2))).reshape(ctx.shape)
+        split = tuple(n for pair in zip(ctx.sizes, padded, strict=True) for n in pair)
+        copies = xp.sum(xp.reshape(grad, split), tuple(range(0, len(split), 2)))
+        return xp.reshape(copies, ctx.shape)
 
 
 class SplitPart(Slice):
@@ -164,7 +188,7 @@ class Round(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 class RoundDecimals(ArrayFunction):
@@ -181,7 +205,7 @@ class RoundDecimals(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 def _sample(mean, std) -> np.ndarray:
@@ -206,7 +230,8 @@ class Normal(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad), np.zeros_like(grad)
+        xp = namespace(grad)
+        return xp.zeros_like(grad), xp.zeros_like(grad)
 
 
 class NormalMean(ArrayFunction):
@@ -221,7 +246,7 @@ class NormalMean(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 class NormalStd(ArrayFunction):
@@ -236,4 +261,4 @@ class NormalStd(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["quiet", "restore"]
+__all__ = ["IGNORE", "quiet", "restore"]
 
 try:
     from numpy._core._ufunc_config import _extobj_contextvar as _state
@@ -27,18 +27,16 @@ except ImportError:  # pragma: no cover - another numpy layout: the public, slow
 
 if _state is not None:
     with np.errstate(all="ignore"):
-        _IGNORE = _state.get()
-
-    def quiet() -> Any:
-        """Ignore floating-point errors until ``restore(token)``."""
-        return _state.set(_IGNORE)
-
-    def restore(token: Any) -> None:
-        _state.reset(token)
+        IGNORE = _state.get()
+    # the hot path calls these bound methods directly: ``token = quiet(IGNORE)``, then
+    # ``restore(token)`` (no Python function in between)
+    quiet = _state.set
+    restore = _state.reset
 
 else:  # pragma: no cover
+    IGNORE = None
 
-    def quiet() -> Any:
+    def quiet(_: Any) -> Any:
         state = np.errstate(all="ignore")
         state.__enter__()
         return state

@@ -113,14 +113,14 @@ def _binary(op):
 
 
 def _reflected(op):
-    """``__rop__``: ``2 * x`` is ``Mul(2, x)``, keeping PyTorch's argument order."""
+    """``__rop__`` of + and *: ``2 * x`` is ``x.mul(2)`` in PyTorch (the tensor's edge first)."""
     apply = op.apply
 
     def method(self, other):
         other = _operand(other)
         if other is None:
             return NotImplemented
-        return apply(other, self)
+        return apply(self, other)
 
     return method
 
@@ -139,11 +139,15 @@ def _inplace(op):
 
 
 def _add_(self, other, *, alpha=1):
-    return IP.apply_inplace(A.Add, self, _operand(other * alpha if alpha != 1 else other))
+    if alpha != 1:
+        return IP.apply_inplace(A.AddAlpha, self, _operand(other), alpha)
+    return IP.apply_inplace(A.Add, self, _operand(other))
 
 
 def _sub_(self, other, *, alpha=1):
-    return IP.apply_inplace(A.Sub, self, _operand(other * alpha if alpha != 1 else other))
+    if alpha != 1:
+        return IP.apply_inplace(A.SubAlpha, self, _operand(other), alpha)
+    return IP.apply_inplace(A.Sub, self, _operand(other))
 
 
 def _unary_inplace(op):

@@ -14,25 +14,23 @@ from ._args import _operand
 
 
 def add(input, other, *, alpha=1):
-    if alpha != 1:
-        other = other * alpha
+    if alpha != 1:  # one AddBackward0 node, as in PyTorch
+        return A.AddAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
         return A.Add.apply(_operand(input), other)
     return A.Add.apply(input, _operand(other))
 
 
 def sub(input, other, *, alpha=1):
-    if alpha != 1:
-        other = other * alpha
-    if not isinstance(input, Tensor):
-        return rsub(other, input)
+    if alpha != 1 or not isinstance(input, Tensor):  # sub(2, x): SubBackward0, as in PyTorch
+        return A.SubAlpha.apply(_operand(input), _operand(other), alpha)
     return A.Sub.apply(input, _operand(other))
 
 
-def rsub(input, other):
-    """``other - input`` (PyTorch's rsub)."""
-    if isinstance(other, Tensor):
-        return A.Sub.apply(other, input)
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (PyTorch's rsub)."""
+    if isinstance(other, Tensor) or alpha != 1:
+        return A.RSubTensor.apply(input, _operand(other), alpha)
     return A.RSub.apply(input, _operand(other))
 
 
@@ -46,9 +44,14 @@ def mul(input, other):
 
 def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
-        raise NotImplementedError("minigrad.div supports rounding_mode=None only")
-    if not isinstance(input, Tensor):
-        return A.Mul.apply(A.Reciprocal.apply(other), _operand(input))
+        if rounding_mode not in ("floor", "trunc"):
+            raise RuntimeError(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                f"'{rounding_mode}'"
+            )
+        return A.DivMode.apply(_operand(input), _operand(other), rounding_mode)
+    if not isinstance(input, Tensor):  # div(2, x): DivBackward0, as in PyTorch (2 / x is not)
+        return A.Div.apply(_operand(input), other)
     return A.Div.apply(input, _operand(other))
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import to_numpy_dtype
 from ..ops import reduction as R
+from ..ops import scans as SC
 from ..ops import shape as S
 from ..tensor import Tensor, new_tensor, wrap_dim
 from ._args import _dims_arg
@@ -21,8 +23,11 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
         dim = axis
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("sum", dim)
-    if dtype is not None:
-        input = input.to(dtype)
+    if dtype is not None:  # the cast is part of the sum's node, as in PyTorch
+        np_dtype = to_numpy_dtype(dtype)
+        if dim is None and not keepdim:
+            return SC.SumAs.apply(input, np_dtype)
+        return SC.SumDimAs.apply(input, dim, keepdim, np_dtype)
     if dim is None and not keepdim:
         return R.Sum.apply(input)
     return R.SumDim.apply(input, dim, keepdim)
@@ -34,7 +39,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("mean", dim)
     if dtype is not None:
-        input = input.to(dtype)
+        np_dtype = to_numpy_dtype(dtype)
+        if dim is None and not keepdim:
+            return SC.MeanAs.apply(input, np_dtype)
+        return SC.MeanDimAs.apply(input, dim, keepdim, np_dtype)
     if dim is None and not keepdim:
         return R.Mean.apply(input)
     return R.MeanDim.apply(input, dim, keepdim)

@@ -27,7 +27,7 @@ from heapq import heapify, heappop, heappush
 
 import numpy as np
 
-from .._quiet import quiet, restore
+from .._quiet import IGNORE, quiet, restore
 from ..tensor import Tensor, new_tensor
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
@@ -100,7 +100,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
         w.on_backward_begin(start)
     nan_check = anomaly.enabled and anomaly.check_nan
     node = None
-    token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
+    token = quiet(IGNORE)  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         while ready:
             node = heappop(ready)[1]

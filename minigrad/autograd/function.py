@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._dtypes import get_default_dtype, promote_zero_dim
-from .._quiet import quiet, restore
+from .._quiet import IGNORE, quiet, restore
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
@@ -269,7 +269,7 @@ class ArrayFunction(Function):
                 values.append(x)
             nexts.append(None)
         ctx = cls._Node()
-        token = quiet()  # no numpy warnings for inf and nan (minigrad/_quiet.py)
+        token = quiet(IGNORE)  # no numpy warnings for inf and nan (minigrad/_quiet.py)
         try:
             if n_params:
                 out = cls.forward(ctx, *values, *args[len(inputs) :])
@@ -310,7 +310,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
             f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
             f"Tensor, not {type(a).__name__}"
         ) from None
-    token = quiet()
+    token = quiet(IGNORE)
     try:
         out = cls.forward(ctx, data, *params)
         if type(out) is not _ndarray:
@@ -355,7 +355,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         and (ad.ndim == 0) is not (bd.ndim == 0)
     ):
         ad, bd = promote_zero_dim(ad, bd)
-    token = quiet()
+    token = quiet(IGNORE)
     try:
         out = cls.forward(ctx, ad, bd)
         if type(out) is not _ndarray:

@@ -381,3 +381,88 @@ class RRemainder(FloorDivideScalar):
     @staticmethod
     def backward(ctx, grad):
         raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
+class AddAlpha(ArrayFunction):
+    """``add(a, b, alpha=s)``: ``a + s * b`` in one node, as PyTorch records it."""
+
+    node_name = "AddBackward0"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        ctx.alpha = alpha
+        return a + b * alpha
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad * ctx.alpha
+
+
+class SubAlpha(ArrayFunction):
+    """``sub(a, b, alpha=s)``: ``a - s * b`` in one node (also ``sub(2, x)``, with alpha 1)."""
+
+    node_name = "SubBackward0"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        if _is_bool(a) or _is_bool(b):
+            raise RuntimeError(
+                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+        ctx.alpha = alpha
+        return a - b * alpha if alpha != 1 else a - b
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, -grad * ctx.alpha if ctx.alpha != 1 else -grad
+
+
+def _is_bool(v) -> bool:
+    return type(v) is bool or getattr(v, "dtype", None) is _BOOL
+
+
+class DivMode(ArrayFunction):
+    """``div(a, b, rounding_mode="floor" | "trunc")``: a step function, gradient zero."""
+
+    node_name = "DivBackward2"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        _no_integer_division_by_zero(a, b)
+        if mode == "floor":
+            return np.floor_divide(a, b)
+        if np.result_type(a, b).kind in "iub":
+            q = np.floor_divide(a, b)
+            return q + ((q < 0) & (q * b != a))  # towards zero
+        return np.trunc(np.true_divide(a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        return xp.zeros_like(grad), xp.zeros_like(grad)
+
+
+class RSubTensor(ArrayFunction):
+    """``rsub(x, y)`` of two tensors: ``y - alpha * x``, edges in the order (x, y)."""
+
+    node_name = "RsubBackward0"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        if _is_bool(a) or _is_bool(b):
+            SubAlpha.forward(ctx, a, b, alpha)  # PyTorch's error for bools
+        ctx.alpha = alpha
+        return b - a * alpha if alpha != 1 else b - a
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad * ctx.alpha if ctx.alpha != 1 else -grad, grad

@@ -42,6 +42,8 @@ def repeat(input: Tensor, *sizes: int) -> Tensor:
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The view ``input[..., start:start + length]`` along ``dim`` (a SliceBackward0)."""
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     axis = wrap_dim(dim, input.ndim)
     size = input._data.shape[axis]
     if not -size <= start <= size:
@@ -59,6 +61,8 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
 def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple:
     """Views of ``input`` along ``dim``: parts of one size (the last may be smaller), or of the
     sizes listed."""
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     axis = wrap_dim(dim, input.ndim)
     size = input._data.shape[axis]
     if isinstance(split_size_or_sections, (list, tuple)):
@@ -75,7 +79,8 @@ def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int =
             raise RuntimeError(
                 f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
             )
-        sizes = [min(step, size - i) for i in range(0, size, step)] if step else [0]
+        sizes = [min(step, size - i) for i in range(0, size, step)] if step else []
+        sizes = sizes or [0]  # an empty dimension still gives one (empty) part
         part = SEL.SplitPart
     parts, start = [], 0
     for n in sizes:
@@ -90,8 +95,12 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    size = input._data.shape[wrap_dim(dim, input.ndim)]
-    return split(input, max(-(-size // chunks), 1 if size == 0 else 0) or 1, dim)
+    axis = wrap_dim(dim, input.ndim)
+    size = input._data.shape[axis]
+    if size == 0:  # PyTorch gives ``chunks`` empty parts
+        part = SEL.SplitWithSizesPart
+        return tuple(part.apply(input, axis, slice(0, 0)) for _ in range(chunks))
+    return split(input, -(-size // chunks), dim)
 
 
 def square(input: Tensor) -> Tensor:

@@ -275,6 +275,7 @@ def smooth_l1_loss(
     if beta == 0.0:  # PyTorch: then it is exactly l1_loss
         return l1_loss(input, target, reduction=reduction)
     input, target = _same_shape(input, target)
+    _floats_only("smooth_l1", input, target)
     return LO.SmoothL1Loss.apply(input, target, reduction, float(beta))
 
 
@@ -291,4 +292,12 @@ def huber_loss(
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     input, target = _same_shape(input, target)
+    _floats_only("huber", input, target)
     return LO.HuberLoss.apply(input, target, reduction, float(delta))
+
+
+def _floats_only(kernel: str, input: Tensor, target: Tensor) -> None:
+    dtype = np.result_type(input._data, target._data)
+    if dtype.kind != "f":
+        name = _type_name(input if input._data.dtype == dtype else target)
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")

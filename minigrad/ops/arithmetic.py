@@ -338,6 +338,7 @@ class FloorDivide(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
+        _no_bool_division(a, b, "div_floor")
         _no_integer_division_by_zero(a, b)
         return np.floor_divide(a, b)
 
@@ -393,6 +394,8 @@ class AddAlpha(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b, alpha):
         ctx.alpha = alpha
+        if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
+            return np.logical_or(a, np.logical_and(b, bool(alpha)))
         return a + b * alpha
 
     @staticmethod
@@ -435,6 +438,7 @@ class DivMode(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b, mode):
+        _no_bool_division(a, b, "div_floor" if mode == "floor" else "div_trunc")
         _no_integer_division_by_zero(a, b)
         if mode == "floor":
             return np.floor_divide(a, b)
@@ -466,3 +470,8 @@ class RSubTensor(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         return -grad * ctx.alpha if ctx.alpha != 1 else -grad, grad
+
+
+def _no_bool_division(a, b, kernel: str) -> None:
+    if _is_bool(a) and _is_bool(b):
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Bool'")

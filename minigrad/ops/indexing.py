@@ -181,6 +181,13 @@ def as_numpy_index(index):
     raise IndexError(_INDEX_TYPES_ERROR.format(type(index).__name__))
 
 
+def _as_int(part):
+    """A 0-d integer tensor in an index is an integer: PyTorch selects with it."""
+    if isinstance(part, Tensor) and part._data.ndim == 0 and part._data.dtype.kind in "iu":
+        return int(part._data)
+    return part
+
+
 def _is_basic(part) -> bool:
     return (
         part is None
@@ -210,6 +217,8 @@ def getitem(t: Tensor, index) -> Tensor:
         _check_step(index)
         return Slice.apply(t, 0, index)
     parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, Tensor) and p._data.ndim == 0 for p in parts):
+        parts = tuple(_as_int(p) for p in parts)  # x[tensor(1)] is x[1], a view (PyTorch)
     advanced = not all(_is_basic(p) for p in parts)
     parts = as_numpy_index(parts) if advanced else parts
     n_real = sum(1 for p in parts if p is not None and p is not Ellipsis)

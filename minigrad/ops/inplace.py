@@ -28,7 +28,9 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         return False
     if t._requires_grad and t._grad_fn is None:
         raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation."
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+            if t._base is not None  # a leaf made from a view (x.expand(2).requires_grad_())
+            else "a leaf Variable that requires grad is being used in an in-place operation."
         )
     base = t._base
     if base is not None and base._requires_grad and base._grad_fn is None:

@@ -198,7 +198,7 @@ class VectorNorm(ArrayFunction):
             norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
         values, norms = xp.data(a), xp.data(norm)
         if p == 0:
-            return xp.zeros_like(a)
+            return None  # PyTorch leaves the gradient undefined: x.grad stays None
         if p == 1:
             return grad * xp.sign(a)
         if p in (np.inf, -np.inf):

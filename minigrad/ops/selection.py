@@ -49,9 +49,12 @@ class Gather(ArrayFunction):
             raise RuntimeError(
                 f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
             )
-        ctx.shape, ctx.where = a.shape, _where_picked(index, axis)
-        ctx.axis, ctx.index = axis, index
-        return a[ctx.where] if a.ndim else a[index.reshape(())].reshape(index.shape)
+        ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
+        if a.ndim == 0:  # a 0-d tensor: every index (0 or -1) reads its one value
+            ctx.where = None
+            return np.broadcast_to(a, index.shape).copy()
+        ctx.where = _where_picked(index, axis)
+        return a[ctx.where]
 
     @staticmethod
     def backward(ctx, grad):

@@ -116,25 +116,29 @@ class Index(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexPutBackward.call(grad, ctx.shape, ctx.key)
+        zeros = np.zeros(ctx.shape, dtype=namespace(grad).dtype(grad))
+        return IndexPutBackward.call(zeros, grad, ctx.key)
 
 
 class IndexPutBackward(ArrayFunction):
-    """The gradient of ``x[index]``: ``grad`` added into zeros at ``index`` (repeats add up)."""
+    """The gradient of ``x[index]``: ``grad`` added into zeros at ``index`` (repeats add up).
+
+    PyTorch's ``index_put`` into a tensor of zeros: the zeros are its first input (a
+    constant), the gradient its second.
+    """
 
     node_name = "IndexPutImplBackward0"
-    n_params = 2
+    n_params = 1
 
     @staticmethod
-    def forward(ctx, grad, shape, key):
+    def forward(ctx, zeros, grad, key):
         ctx.key = key
-        full = np.zeros(shape, dtype=grad.dtype)
-        np.add.at(full, key, grad)
-        return full
+        np.add.at(zeros, key, grad)
+        return zeros
 
     @staticmethod
     def backward(ctx, gg):
-        return gg[ctx.key]
+        return None, gg[ctx.key]
 
 
 class Alias(ArrayFunction):

@@ -402,6 +402,10 @@ def test_the_chinese_lesson_is_written_in_chinese(english, chinese):
         assert re.search(r"[\u4e00-\u9fff]", cell.source), (
             f"{chinese.name} markdown {i}:\n{cell.source}"
         )
+    code = "".join(c.source for c in read(chinese).cells if c.cell_type == "code")
+    if re.search(r"widgets\.(draw|GraphView|SliderView)\(", code):
+        assert 'widgets.set_language("zh-CN")' in code, f"{chinese.name}: graph views in English"
+        assert "set_language(" not in code.replace('set_language("zh-CN")', "")
     for link in re.findall(r"\]\(([^)#\s]+\.ipynb)\)", "".join(c.source for c in zh)):
         assert not link.startswith(".."), f"{chinese.name} links out of zh-CN/: {link}"
 

@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, wrap_dim
 from ._common import broadcast_shapes
+from .namespace import namespace
 from .shape import Unsqueeze
 
 
@@ -38,9 +39,33 @@ class Select(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        full = np.zeros(ctx.shape, dtype=grad.dtype)
-        full[ctx.key] = grad
+        return SelectBackward.call(grad, ctx.shape, ctx.key)
+
+
+class SelectBackward(ArrayFunction):
+    """The gradient of ``x[i]``: ``grad`` placed in a zero tensor of ``x``'s shape.
+
+    An op of its own (PyTorch's ``SelectBackwardBackward0``) so that it can be
+    differentiated again: its own gradient is the same selection, ``gg[key]``.
+    """
+
+    node_name = "SelectBackwardBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, shape, key):
+        ctx.key = key
+        full = np.zeros(shape, dtype=grad.dtype)
+        full[key] = grad
         return full
+
+    @staticmethod
+    def backward(ctx, gg):
+        return gg[ctx.key]
+
+
+class SliceBackward(SelectBackward):
+    node_name = "SliceBackwardBackward0"
 
 
 class Unbind(Select):
@@ -67,9 +92,7 @@ class Slice(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        full = np.zeros(ctx.shape, dtype=grad.dtype)
-        full[ctx.key] = grad
-        return full
+        return SliceBackward.call(grad, ctx.shape, ctx.key)
 
 
 class Index(ArrayFunction):
@@ -93,9 +116,25 @@ class Index(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        full = np.zeros(ctx.shape, dtype=grad.dtype)
-        np.add.at(full, ctx.key, grad)
+        return IndexPutBackward.call(grad, ctx.shape, ctx.key)
+
+
+class IndexPutBackward(ArrayFunction):
+    """The gradient of ``x[index]``: ``grad`` added into zeros at ``index`` (repeats add up)."""
+
+    node_name = "IndexPutImplBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, shape, key):
+        ctx.key = key
+        full = np.zeros(shape, dtype=grad.dtype)
+        np.add.at(full, key, grad)
         return full
+
+    @staticmethod
+    def backward(ctx, gg):
+        return gg[ctx.key]
 
 
 class Alias(ArrayFunction):
@@ -287,12 +326,14 @@ class CopySlices(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        grad_a = grad.copy()
+        xp = namespace(grad)
+        grad_a = xp.clone(grad)
         grad_a[ctx.key] = 0
         grad_value = grad[ctx.key]
         if grad_value.ndim < len(ctx.value_shape):  # the value had extra leading ones
-            grad_value = grad_value.reshape(
-                (1,) * (len(ctx.value_shape) - grad_value.ndim) + grad_value.shape
+            grad_value = xp.reshape(
+                grad_value,
+                (1,) * (len(ctx.value_shape) - grad_value.ndim) + tuple(grad_value.shape),
             )
         return grad_a, grad_value
 
@@ -331,12 +372,13 @@ class Cat(ArrayFunction):
                         f"size {ref.shape[d]} but got size {a.shape[d]} for tensor number {k} "
                         "in the list."
                     )
-        ctx.axis, ctx.splits = axis, np.cumsum([a.shape[axis] for a in arrays])[:-1]
+        ctx.axis, ctx.bounds = axis, [0, *np.cumsum([a.shape[axis] for a in arrays]).tolist()]
         return np.concatenate(arrays, axis=axis)
 
     @staticmethod
-    def backward(ctx, grad):
-        return tuple(np.split(grad, ctx.splits, axis=ctx.axis))
+    def backward(ctx, grad):  # one slice per input (SliceBackward0 under create_graph)
+        key, bounds = (slice(None),) * ctx.axis, ctx.bounds
+        return tuple([grad[key + (slice(lo, hi),)] for lo, hi in zip(bounds, bounds[1:])])
 
 
 class Stack(ArrayFunction):
@@ -352,12 +394,13 @@ class Stack(ArrayFunction):
                     f"stack expects each tensor to be equal size, but got {list(arrays[0].shape)} "
                     f"at entry 0 and {list(a.shape)} at entry {k}"
                 )
-        ctx.axis = wrap_dim(dim, arrays[0].ndim + 1)
+        ctx.axis, ctx.n = wrap_dim(dim, arrays[0].ndim + 1), len(arrays)
         return np.stack(arrays, axis=ctx.axis)
 
     @staticmethod
-    def backward(ctx, grad):
-        return tuple(np.moveaxis(grad, ctx.axis, 0))
+    def backward(ctx, grad):  # one selection per input (SelectBackward0 under create_graph)
+        key = (slice(None),) * ctx.axis
+        return tuple([grad[key + (i,)] for i in range(ctx.n)])
 
 
 class Where(ArrayFunction):
@@ -378,5 +421,6 @@ class Where(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        zero = np.zeros((), dtype=grad.dtype)
-        return np.where(ctx.condition, grad, zero), np.where(ctx.condition, zero, grad)
+        xp = namespace(grad)
+        zero = np.zeros((), dtype=xp.dtype(grad))
+        return xp.where(ctx.condition, grad, zero), xp.where(ctx.condition, zero, grad)

@@ -54,6 +54,8 @@ def _np_sum_to_shape(x: np.ndarray, shape: tuple) -> np.ndarray:
     if x.shape == shape:
         return x
     lead = x.ndim - len(shape)
+    if lead == 1 and x.shape[1:] == shape:  # a bias added to every row: one reduce
+        return np.add.reduce(x, axis=0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and x.shape[i + lead] != 1
     )
@@ -103,12 +105,30 @@ class NumpyNamespace:
         return x.transpose(axes)
 
     @staticmethod
+    def t(x):
+        return x.T
+
+    @staticmethod
     def astype(x, dtype):
         return x.astype(dtype)
 
     @staticmethod
     def zeros_like(x):
         return np.zeros_like(x)
+
+    log1p = staticmethod(np.log1p)
+
+    @staticmethod
+    def clone(x):
+        return x.copy()
+
+    @staticmethod
+    def clamp_min(x, lo):
+        return np.maximum(x, lo)
+
+    @staticmethod
+    def clamp_max(x, hi):
+        return np.minimum(x, hi)
 
     @staticmethod
     def data(x):
@@ -173,12 +193,30 @@ class TensorNamespace:
         return x.permute(axes)
 
     @staticmethod
+    def t(x):
+        return x.t()
+
+    @staticmethod
     def astype(x, dtype):
         return x.to(from_numpy_dtype(np.dtype(dtype)))
 
     @staticmethod
     def zeros_like(x):
         return new_tensor(np.zeros_like(x._data))
+
+    log1p = staticmethod(lambda x: (x + 1).log())
+
+    @staticmethod
+    def clone(x):
+        return x.clone()
+
+    @staticmethod
+    def clamp_min(x, lo):
+        return x.clamp(min=lo)
+
+    @staticmethod
+    def clamp_max(x, hi):
+        return x.clamp(max=hi)
 
     @staticmethod
     def data(x):

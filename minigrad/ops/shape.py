@@ -11,9 +11,9 @@ import math
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..autograd.node import sum_to_shape
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
+from .namespace import namespace
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
@@ -97,7 +97,7 @@ class ToCopy(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.astype(ctx.dtype)
+        return namespace(grad).astype(grad, ctx.dtype)
 
 
 class Squeeze(ArrayFunction):
@@ -171,7 +171,7 @@ class Transpose(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.swapaxes(grad, *ctx.axes) if grad.ndim else grad
+        return namespace(grad).swapaxes(grad, *ctx.axes) if grad.ndim else grad
 
 
 class T(ArrayFunction):
@@ -188,7 +188,7 @@ class T(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.T
+        return namespace(grad).t(grad)
 
 
 class Permute(ArrayFunction):
@@ -214,7 +214,7 @@ class Permute(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.transpose(ctx.inverse)
+        return namespace(grad).permute(grad, ctx.inverse)
 
 
 class Expand(ArrayFunction):
@@ -251,4 +251,4 @@ class Expand(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return sum_to_shape(grad, ctx.shape)
+        return namespace(grad).sum_to_shape(grad, ctx.shape)

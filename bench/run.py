@@ -350,6 +350,10 @@ def main() -> None:
         )
     )
 
+    import views  # bench/views.py: what an open widget costs a training loop (issue 10)
+
+    rows += views.rows(row, args.rounds / ROUNDS)
+
     headers = ["workload", "minigrad", "reference", "ratio", "target", "met"]
     widths = [max(len(h), *(len(str(rw[h])) for rw in rows)) for h in headers]
     print(

@@ -87,6 +87,8 @@ def write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
 
 def _create_temporary(folder: str, base: str, path: str) -> tuple[int, str]:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_BINARY | _O_CLOEXEC
+    while len(os.fsencode(base)) > 200:  # a name the system allows must stay allowed
+        base = base[:-1]
     while True:
         tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
         try:  # mode 0o666 under the umask, as a plain open() would give

@@ -17,7 +17,8 @@ Loading rebuilds the same structure: tuples stay tuples, int keys stay ints, a t
 appears twice comes back as one tensor. Other subclasses come back as their base type (a
 defaultdict as a dict, a namedtuple as a tuple). Limits, the same when saving and loading, keep
 a hostile file from taking unbounded time or memory: at most ``MAX_DEPTH`` levels of nesting,
-``MAX_CONTAINERS`` lists, tuples and dicts, and ints of at most ``MAX_DIGITS`` digits.
+``MAX_CONTAINERS`` JSON lists and objects in the document (counted before ``json.loads`` builds
+any), and ints of at most ``MAX_DIGITS`` digits.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
+from ._json_scan import chunks
 from ._safetensors import METADATA_KEY, dtype_code
 from .nn.module import Module
 from .nn.parameter import Parameter
@@ -43,7 +45,7 @@ __all__ = ["STRUCTURE_KEY", "VERSION", "encode", "decode", "BadStructure"]
 STRUCTURE_KEY = "minigrad.object"
 VERSION = 1
 MAX_DEPTH = 100
-MAX_CONTAINERS = 1_000_000
+MAX_CONTAINERS = 1_000_000  # JSON lists and objects: at most about 100 MB of Python objects
 MAX_DIGITS = 4300  # Python's own default limit for int <-> str conversion
 _MAX_INT = 10**MAX_DIGITS
 _DTYPES = {d.name: d for d in _dtypes._ALL}
@@ -52,7 +54,6 @@ _NUMPY_SCALARS = {
     for t in ("?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8")
 }
 _DEVICE = re.compile(r"[a-z_]{1,32}(:\d{1,9})?")
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 class BadStructure(Exception):
@@ -66,7 +67,23 @@ def encode(obj: Any, arrays: dict) -> str:
     """The structure JSON for ``obj``; its tensors go into ``arrays`` (name -> numpy array)."""
     encoder = _Encoder(arrays)
     node = encoder.node(obj, [])
-    return json.dumps({"version": VERSION, "object": node}, separators=(",", ":"))
+    text = json.dumps({"version": VERSION, "object": node}, separators=(",", ":"))
+    if _containers_and_depth(text)[0] > MAX_CONTAINERS:
+        raise ValueError(
+            f"cannot save obj: its structure needs more than {MAX_CONTAINERS} JSON lists and "
+            "objects (a list is one, a tuple two, a dict two and one per item); store large "
+            "data in tensors"
+        )
+    return text
+
+
+def _containers_and_depth(text: str) -> tuple[int, int]:
+    """How many JSON arrays and objects ``text`` has, and how deep they nest."""
+    containers = deepest = 0
+    for chunk in chunks(text.encode("utf-8", "surrogatepass")):
+        containers += int(np.count_nonzero(chunk.opens))
+        deepest = max(deepest, int(chunk.depth.max(initial=0)))
+    return containers, deepest
 
 
 class _Encoder:
@@ -74,7 +91,6 @@ class _Encoder:
         self.arrays = arrays
         self.nodes: dict[int, dict] = {}  # id(tensor) -> its node, so a shared tensor is one
         self.active: set[int] = set()
-        self.containers = 0
 
     def node(self, obj: Any, path: list) -> Any:
         if isinstance(obj, Tensor):
@@ -108,12 +124,6 @@ class _Encoder:
             raise ValueError(f"cannot save {where(path)}: it contains itself")
         if len(path) >= MAX_DEPTH:
             raise ValueError(f"cannot save {where(path)}: nested more than {MAX_DEPTH} levels deep")
-        self.containers += 1
-        if self.containers > MAX_CONTAINERS:
-            raise ValueError(
-                f"cannot save {where(path)}: more than {MAX_CONTAINERS} lists, tuples and dicts; "
-                "store large data in tensors"
-            )
         self.active.add(id(obj))
         if isinstance(obj, Mapping):
             items = []
@@ -193,10 +203,11 @@ def _refusal(obj: Any) -> str:
 
 def decode(text: str, tensors: dict[str, Tensor]) -> Any:
     """Rebuild the object the structure JSON ``text`` describes; BadStructure if it is wrong."""
-    stripped = _STRING.sub('""', text)
-    containers = stripped.count("[") + stripped.count("{")
-    if containers > 2 * MAX_CONTAINERS + 2:  # a tuple or a dict is two JSON containers
-        raise BadStructure(f"more than {MAX_CONTAINERS} lists, tuples and dicts")
+    containers, deepest = _containers_and_depth(text)
+    if containers > MAX_CONTAINERS:
+        raise BadStructure(f"more than {MAX_CONTAINERS} JSON lists and objects")
+    if deepest > 3 * MAX_DEPTH + 3:  # a dict is three JSON levels: {"dict": [[key, value]]}
+        raise BadStructure(f"nested more than {MAX_DEPTH} levels deep")
     try:
         document = json.loads(
             text, object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_bounded_int

@@ -285,18 +285,20 @@ class _Source:
         if self.close_after:
             self.file.close()
 
-    def read(self, n: int) -> bytes:
-        """Up to ``n`` bytes; fewer only at the end of the file."""
-        chunks, left = [], n
-        while left > 0:
-            chunk = self.file.read(min(left, _CHUNK))
-            if not isinstance(chunk, bytes):
-                raise TypeError(f"{name_of(self.file)}: file must be opened in binary mode ('rb')")
-            if not chunk:
+    def read(self, n: int) -> bytes | memoryview:
+        """Up to ``n`` bytes (a memoryview when large); fewer only at the end of the file."""
+        if n > _CHUNK:  # filled in place: no second copy of a large header
+            buffer = np.empty(n, np.uint8)
+            return memoryview(buffer)[: self.readinto(buffer)]
+        chunk = self.file.read(n)
+        if not isinstance(chunk, bytes):
+            raise TypeError(f"{name_of(self.file)}: file must be opened in binary mode ('rb')")
+        while 0 < len(chunk) < n:  # pipes and sockets may return less than asked
+            more = self.file.read(n - len(chunk))
+            if not more:
                 break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
+            chunk += more
+        return chunk
 
     def readinto(self, buffer: np.ndarray) -> int:
         """Fill ``buffer`` (uint8); the count read, smaller only at the end of the file."""
@@ -305,7 +307,7 @@ class _Source:
         while done < len(view):
             if readinto is not None:
                 got = readinto(view[done : done + _CHUNK])
-            else:
+            else:  # a file object with read() only
                 data = self.read(min(len(view) - done, _CHUNK))
                 got = len(data)
                 view[done : done + got] = data

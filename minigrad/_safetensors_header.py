@@ -6,9 +6,9 @@ The header is JSON of a fixed shape: an object of tensor entries
 whatever a hostile file describes (millions of empty objects from a few megabytes, integers of
 millions of digits that take minutes to convert) before anything could be checked. So:
 
-1. a cheap scan (regular expressions, no Python object per value) refuses anything nested
-   deeper than that fixed shape, and lists longer than a shape can be (64 dimensions, numpy's
-   limit), before ``json.loads`` runs;
+1. a cheap scan (``_json_scan``: numpy, no Python object per value) refuses anything nested
+   deeper than that fixed shape, lists longer than a shape can be (64 dimensions, numpy's
+   limit) and metadata of more than 100,000 keys, before ``json.loads`` runs;
 2. ``json.loads`` then checks each entry the moment it is parsed (``object_pairs_hook``), so the
    first wrong object stops it; integers longer than a 64-bit count (20 digits) and any float
    or NaN are refused before Python converts them;
@@ -19,24 +19,23 @@ millions of digits that take minutes to convert) before anything could be checke
 
 from __future__ import annotations
 
+import gc
 import json
-import re
 import sys
 from collections.abc import Mapping
+
+import numpy as np
+
+from ._json_scan import Chunk, chunks
 
 __all__ = ["Corrupt", "Header", "parse_header", "MAX_HEADER_SIZE", "MAX_DIMS", "METADATA_KEY"]
 
 MAX_HEADER_SIZE = 100_000_000  # the specification's cap on the header length
 MAX_DIMS = 64  # numpy's limit on the number of dimensions
+MAX_METADATA_KEYS = 100_000
 METADATA_KEY = "__metadata__"
 _ENTRY_KEYS = {"dtype", "shape", "data_offsets"}
 _MAX_DIGITS = 20  # 2**64 - 1 has 20 digits
-
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_LONG_LIST = re.compile(r"\[(?:[^\[\]{},]*,){" + str(MAX_DIMS) + "}")
-_INNERMOST_LIST = re.compile(r"\[[^\[\]{}]*\]")
-_INNERMOST_OBJECT = re.compile(r"\{[^\[\]{}]*\}")
-_ONE_OBJECT = re.compile(r"\s*(?:0|\{[^\[\]{}]*\})\s*")  # "0": a header without lists
 
 
 class Corrupt(Exception):
@@ -60,16 +59,18 @@ class Header:
         self.buffer_size = size
 
 
-def parse_header(raw: bytes, bits: Mapping[str, int]) -> Header:
+def parse_header(raw: bytes | memoryview, bits: Mapping[str, int]) -> Header:
     """Check and parse the header bytes; ``bits`` gives each known dtype's width in bits."""
-    if raw[:1] != b"{":
+    if bytes(raw[:1]) != b"{":
         raise Corrupt("the header does not start with '{'")
+    _check_skeleton(raw)
     try:
-        text = raw.decode("utf-8")
+        text = str(raw, "utf-8")
     except UnicodeDecodeError as e:
         raise Corrupt(f"the header is not valid UTF-8 ({e})") from None
-    _check_skeleton(text)
     hook = _ObjectHook(bits)
+    collecting = gc.isenabled()
+    gc.disable()  # a header of a million entries makes no cycles, but would trigger many passes
     try:
         header = json.loads(
             text,
@@ -80,6 +81,9 @@ def parse_header(raw: bytes, bits: Mapping[str, int]) -> Header:
         )
     except (json.JSONDecodeError, RecursionError) as e:
         raise Corrupt(f"the header is not valid JSON ({e})") from None
+    finally:
+        if collecting:
+            gc.enable()
     if not isinstance(header, dict):
         raise Corrupt("the header is not a JSON object")
     metadata = header.pop(METADATA_KEY, {})
@@ -97,17 +101,41 @@ def parse_header(raw: bytes, bits: Mapping[str, int]) -> Header:
     return Header(header, metadata, position)
 
 
-def _check_skeleton(text: str) -> None:
-    """Refuse, without building any JSON value, what cannot be a safetensors header."""
-    skeleton = _STRING.sub('""', text)
-    if _LONG_LIST.search(skeleton):
-        raise Corrupt(f"the header holds a list of more than {MAX_DIMS} items")
-    skeleton = _INNERMOST_OBJECT.sub("0", _INNERMOST_LIST.sub("0", skeleton))
-    if not _ONE_OBJECT.fullmatch(skeleton):
-        raise Corrupt(
-            "the header is nested deeper than a safetensors header "
-            "(an object of tensor entries, each with two lists of integers)"
-        )
+def _check_skeleton(raw: bytes | memoryview) -> None:
+    """Refuse, without building any JSON value, what cannot be a safetensors header.
+
+    Depth 1 is the header object, depth 2 the entries (and the metadata), depth 3 the lists.
+    """
+    list_items = object_keys = 0  # the separators counted so far in the open list, object
+    for chunk in chunks(raw):
+        depth = chunk.depth
+        if len(depth) == 0:  # a chunk inside one string or number
+            continue
+        if depth.min() < 0:
+            raise Corrupt("the header's brackets do not match")
+        lists = chunk.char == ord("[")
+        objects = chunk.opens & ~lists
+        if depth.max() > 3 or (lists & (depth != 3)).any() or (objects & (depth == 3)).any():
+            raise Corrupt(
+                "the header is nested deeper than a safetensors header "
+                "(an object of tensor entries, each with two lists of integers)"
+            )
+        list_items = _count(chunk, ",", 3, lists, list_items, MAX_DIMS - 1)
+        object_keys = _count(chunk, ":", 2, objects & (depth == 2), object_keys, MAX_METADATA_KEYS)
+
+
+def _count(chunk: Chunk, separator: str, depth: int, opens, carried: int, limit: int) -> int:
+    """Check the separators per container at ``depth``; the count carried to the next chunk."""
+    container = np.cumsum(opens)  # 0: the container still open from the previous chunk
+    at = (chunk.char == ord(separator)) & (chunk.depth == depth)
+    counts = np.bincount(container[at], minlength=int(container[-1]) + 1)
+    counts[0] += carried
+    if counts.max() > limit:
+        what = f"a list of more than {MAX_DIMS} items"
+        if separator == ":":
+            what = f"an object of more than {MAX_METADATA_KEYS} keys"
+        raise Corrupt(f"the header holds {what}")
+    return int(counts[-1]) if chunk.depth[-1] >= depth else 0
 
 
 class _ObjectHook:
@@ -124,6 +152,13 @@ class _ObjectHook:
 
     def __call__(self, pairs: list[tuple[str, object]]) -> object:
         result = dict(pairs)
+        if (
+            len(pairs) == len(result) == 3
+            and type(result.get("shape")) is list
+            and result.keys() == _ENTRY_KEYS
+            and type(result["dtype"]) is str
+        ):
+            return _entry(result, self.bits)
         if len(result) != len(pairs):
             seen: set[str] = set()
             duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))
@@ -135,7 +170,7 @@ class _ObjectHook:
                 raise Corrupt("the header holds an object that is not a tensor entry")
             return result
         if result.keys() == _ENTRY_KEYS and not isinstance(result["dtype"], (Entry, dict)):
-            return _entry(result, self.bits)
+            return _entry(result, self.bits)  # an entry with a wrong dtype: say what is wrong
         if all(isinstance(v, (Entry, dict)) for v in values):
             return result
         raise Corrupt("the header holds an object that is not a tensor entry")

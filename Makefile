@@ -2,6 +2,7 @@
 #   make lab    open the lessons in JupyterLab (creates .venv on first use)
 #   make test   lint, then every test (optional parts skip unless MINIGRAD_REQUIRE_ALL=1)
 #   make bench  minigrad beside numpy and PyTorch (where installed)
+#   make fuzz   the differential fuzzer: random programs in minigrad and PyTorch (N=20000)
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -10,7 +11,7 @@ LESSON ?= lessons/00_start_here.ipynb
 # Jupyter refuses to run as root unless told; containers often are root.
 ROOT_OK := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test bench lint format clean
+.PHONY: lab test bench fuzz lint format clean
 
 # One virtual environment, reused; each extra is installed once (a stamp file remembers).
 $(BIN)/python:
@@ -40,6 +41,10 @@ test: lint
 
 bench: $(VENV)/.dev
 	$(BIN)/python bench/run.py
+
+N ?= 20000
+fuzz: $(VENV)/.dev
+	$(BIN)/python -m tests.difffuzz --n $(N) --seed 0
 
 format: $(VENV)/.dev
 	$(BIN)/ruff format minigrad widgets tests bench

@@ -65,6 +65,7 @@ class BadStructure(Exception):
 
 def encode(obj: Any, arrays: dict) -> str:
     """The structure JSON for ``obj``; its tensors go into ``arrays`` (name -> numpy array)."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     encoder = _Encoder(arrays)
     node = encoder.node(obj, [])
     text = json.dumps({"version": VERSION, "object": node}, separators=(",", ":"))
@@ -93,6 +94,7 @@ class _Encoder:
         self.active: set[int] = set()
 
     def node(self, obj: Any, path: list) -> Any:
+        __tracebackhide__ = True
         if isinstance(obj, Tensor):
             return self.tensor(obj, path)
         if obj is None or isinstance(obj, bool):
@@ -120,6 +122,7 @@ class _Encoder:
         return self.container(obj, path)
 
     def container(self, obj: list | tuple | Mapping, path: list) -> Any:
+        __tracebackhide__ = True
         if id(obj) in self.active:
             raise ValueError(f"cannot save {where(path)}: it contains itself")
         if len(path) >= MAX_DEPTH:
@@ -143,6 +146,7 @@ class _Encoder:
         return node
 
     def tensor(self, t: Tensor, path: list) -> dict:
+        __tracebackhide__ = True
         if id(t) not in self.nodes:
             name = base = ".".join(map(str, path)) or "tensor"
             n = 1
@@ -166,6 +170,7 @@ class _Encoder:
 
 def array_of(t: Tensor, path: list):
     """The tensor's numpy array, checked to be storable."""
+    __tracebackhide__ = True
     array = t.detach().numpy()
     try:
         dtype_code(array.dtype)
@@ -182,10 +187,9 @@ def _refusal(obj: Any) -> str:
     name = f"{type(obj).__module__}.{type(obj).__qualname__}"
     if isinstance(obj, Module):
         return (
-            f"{name} is a Module, and minigrad saves no objects, only tensors and plain values "
-            "(a file that can rebuild an object can run code). Save its state_dict instead: "
-            "minigrad.save(model.state_dict(), path), then "
-            "model.load_state_dict(minigrad.load(path)) into a new model"
+            f"{name} is a Module; minigrad saves tensors and plain values, not objects (a file "
+            "that rebuilds an object can run code). Save model.state_dict() instead: "
+            "minigrad.save(model.state_dict(), path)"
         )
     if isinstance(obj, Optimizer):
         return (

@@ -143,6 +143,7 @@ def read(
     anything wrong inside the file raises :class:`UnsafeOrCorruptFileError`, and so does a
     dtype minigrad has no type for, unless ``upcast`` converts it exactly (``_foreign_dtypes``).
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     name = name_of(path_or_file)
     with _Source(path_or_file, name) as source:
         head = b""

@@ -50,6 +50,7 @@ def save(obj: Any, f: FileLike) -> None:
     Anything that cannot be stored raises a TypeError (ValueError for a structure that contains
     itself or exceeds a limit) naming where it is, before anything is written.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     if type(obj) is OrderedDict and all(_is_plain_weight(k, v) for k, v in obj.items()):
         arrays = {key: array_of(t, [key]) for key, t in obj.items()}
         metadata = {"format": "pt"}
@@ -96,6 +97,7 @@ def load(
     A missing path raises FileNotFoundError and a folder IsADirectoryError; whatever the
     file holds, any other problem raises :class:`UnsafeOrCorruptFileError`.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     mapper = _mapper(map_location)
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "read"):
         raise TypeError(f"f must be a str, an os.PathLike or a binary file, not {type(f)}")

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .._modes import InferenceVersion
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode
 
@@ -89,10 +90,16 @@ class Node:
         self._pre_hooks.append(hook)
         return RemovableHandle(self, hook)
 
-    def _run_hooks(self, grad: np.ndarray) -> np.ndarray:
-        """Tensor hooks may replace the gradient; retain_grad sees the final one."""
+    def _run_hooks(self, grad: np.ndarray | Tensor) -> np.ndarray | Tensor:
+        """Tensor hooks may replace the gradient; retain_grad sees the final one.
+
+        Under ``create_graph`` the gradient is a Tensor already, and stays one.
+        """
+        graph = isinstance(grad, Tensor)
+        if not graph and type(grad) is not np.ndarray:
+            grad = np.array(grad)
         for hook in self._pre_hooks or ():
-            result = hook(new_tensor(grad))
+            result = hook(grad if graph else new_tensor(grad))
             if result is not None:
                 if not isinstance(result, Tensor):
                     raise TypeError(
@@ -103,7 +110,7 @@ class Node:
                     raise RuntimeError(
                         f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value"
                     )
-                grad = result._data
+                grad = result if graph else result._data
         if self._retain_hook is not None:
             self._retain_hook(grad)
         return grad
@@ -164,6 +171,8 @@ class AccumulateGrad(Node):
     def _run(self, grad: np.ndarray) -> tuple:
         var = self.variable
         data = var._data
+        if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
+            grad = np.array(grad)
         if grad.dtype != data.dtype:
             grad = grad.astype(data.dtype)
         if grad.shape != data.shape:
@@ -175,6 +184,28 @@ class AccumulateGrad(Node):
         else:
             np.add(old._data, grad, out=old._data)
             old._vc[0] += 1
+        return ()
+
+    def _run_graph(self, grad: Tensor) -> tuple:
+        """Under ``create_graph``: ``.grad`` keeps the gradient's graph, as in PyTorch.
+
+        The first gradient is copied (``CopyBackwards``), later ones are added out of
+        place (``AddBackward0``), so that ``.grad`` can be differentiated again.
+        """
+        var = self.variable
+        data = var._data
+        if grad._data.dtype != data.dtype:
+            grad = grad.to(var.dtype)
+        if grad._data.shape != data.shape:
+            grad = grad.sum_to_size(data.shape)
+        old = var._grad
+        if old is None:
+            if grad._requires_grad:
+                var._grad = new_tensor(np.empty_like(data)).copy_(grad)
+            else:
+                var._grad = new_tensor(grad._data.copy())
+        else:
+            var._grad = old + grad
         return ()
 
 
@@ -200,11 +231,13 @@ def retain_grad_hook(tensor: Tensor) -> Callable:
     """The hook behind ``retain_grad()``: accumulates into a non-leaf's ``.grad``."""
     ref = weakref.ref(tensor)
 
-    def hook(grad: np.ndarray) -> None:
+    def hook(grad: np.ndarray | Tensor) -> None:
         t = ref()
         if t is None:
             return
-        if t._grad is None:
+        if isinstance(grad, Tensor):  # under create_graph: keep the gradient's graph
+            t._grad = grad if t._grad is None else t._grad + grad
+        elif t._grad is None:
             t._grad = new_tensor(np.array(grad, copy=True))
         else:
             t._grad = new_tensor(t._grad._data + grad)
@@ -280,6 +313,8 @@ class BackwardNode(Node):
                 if value is array or value is inputs[i]:
                     x = inputs[i]
                     if isinstance(x, Tensor):
+                        if type(x._vc) is InferenceVersion:
+                            raise RuntimeError(_INFERENCE_SAVED)
                         checks += (x._vc, x._vc[0], i)
                         break
                 i += 1
@@ -288,6 +323,12 @@ class BackwardNode(Node):
         self._saved_checks = tuple(checks)
 
 
+_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead of "
+    "`minigrad.inference_mode()`."
+)
 _SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "

@@ -11,18 +11,26 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._modes import InferenceVersion
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
 from .indexing import CopySlices, as_numpy_index, drop_leading_ones, getitem
+from .namespace import namespace
 
 _grad_state = grad_mode.state
 
 
 def check_inplace(t: Tensor, others: tuple = ()) -> bool:
     """Raise PyTorch's error for in-place on a leaf that requires grad; say if graph is needed."""
+    if type(t._vc) is InferenceVersion and not _grad_state.inference:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details."
+        )
     if not _grad_state.enabled:
         return False
     if t._requires_grad and t._grad_fn is None:
@@ -104,7 +112,7 @@ class Fill(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 class FillTensor(ArrayFunction):
@@ -118,7 +126,8 @@ class FillTensor(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad), grad.sum()
+        xp = namespace(grad)
+        return xp.zeros_like(grad), xp.sum(grad)
 
 
 class Zero(ArrayFunction):
@@ -130,7 +139,7 @@ class Zero(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 class Copy(ArrayFunction):
@@ -147,7 +156,7 @@ class Copy(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad), grad
+        return namespace(grad).zeros_like(grad), grad
 
 
 def fill_(t: Tensor, value) -> Tensor:

@@ -16,6 +16,8 @@ import numpy as np
 
 from . import _dtypes, _printing
 from ._dtypes import Size, dtype, from_numpy_dtype
+from ._modes import InferenceVersion
+from ._modes import state as _modes
 from ._typename import type_name
 
 __all__ = ["Tensor", "new_tensor"]
@@ -82,6 +84,11 @@ class Tensor:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
+        if value and type(self._vc) is InferenceVersion and not _modes.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
+            )
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -135,7 +142,13 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if type(self._vc) is InferenceVersion:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
+
+    def is_inference(self) -> bool:
+        """Made in ``inference_mode()`` (or a view or detached copy of such a tensor)."""
+        return type(self._vc) is InferenceVersion
 
     # -- getting the eggs out --------------------------------------------------------
 
@@ -146,7 +159,10 @@ class Tensor:
         It shares memory with this tensor but NOT its version counter: changes
         made through ``.data`` are invisible to autograd (see ``detach()``).
         """
-        return new_tensor(self._data)
+        t = new_tensor(self._data)
+        if type(self._vc) is InferenceVersion:
+            t._vc = InferenceVersion([0])
+        return t
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -363,7 +379,7 @@ def new_tensor(
     """
     t = _object_new(cls)
     t._data = data
-    t._vc = [0]
+    t._vc = InferenceVersion([0]) if _modes.inference else [0]
     t._requires_grad = requires_grad
     t._grad_fn = grad_fn
     t._grad = None

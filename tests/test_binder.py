@@ -27,7 +27,9 @@ from conftest import require, require_program
 
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"
-LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")) + sorted(
+    (ROOT / "lessons").glob("zh-CN/[0-9][0-9]_*.ipynb")
+)  # both editions
 
 pytestmark = pytest.mark.binder
 
@@ -104,7 +106,7 @@ IGNORE = shutil.ignore_patterns(
 )  # fmt: skip
 
 RUNNER = r"""
-import json, sys
+import json, os, sys
 import nbformat
 from nbclient import NotebookClient
 import minigrad
@@ -112,7 +114,7 @@ report = {"minigrad": minigrad.__file__, "lessons": {}}
 for path in sys.argv[1:]:
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": "."}}).execute()
+                   resources={"metadata": {"path": os.path.dirname(path) or "."}}).execute()
     problems = []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -147,7 +149,7 @@ def test_every_lesson_runs_in_a_fresh_binder_environment(tmp_path):
 
     lessons = repo / "lessons"
     run = subprocess.run(
-        [python, "-c", RUNNER, *[p.name for p in LESSONS]],
+        [python, "-c", RUNNER, *[p.relative_to(ROOT / "lessons").as_posix() for p in LESSONS]],
         cwd=lessons,  # where Jupyter starts the kernel
         env=env,
         capture_output=True,
@@ -158,6 +160,6 @@ def test_every_lesson_runs_in_a_fresh_binder_environment(tmp_path):
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert str(venv) in report["minigrad"], f"minigrad came from {report['minigrad']}"
     assert "site-packages" in report["minigrad"], report["minigrad"]
-    assert len(report["lessons"]) == 7
+    assert len(report["lessons"]) == len(LESSONS)
     failures = {name: p for name, p in report["lessons"].items() if p}
     assert not failures, f"cells whose errors do not match their raises-exception tag: {failures}"

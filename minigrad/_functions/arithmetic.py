@@ -44,12 +44,12 @@ def mul(input, other):
 
 def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
-        if rounding_mode not in ("floor", "trunc"):
+        if rounding_mode not in ("trunc", "floor"):
             raise RuntimeError(
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                 f"'{rounding_mode}'"
             )
-        return A.DivMode.apply(_operand(input), _operand(other), rounding_mode)
+        return A.DivRounded.apply(_operand(input), _operand(other), rounding_mode)
     if not isinstance(input, Tensor):  # div(2, x): DivBackward0, as in PyTorch (2 / x is not)
         return A.Div.apply(_operand(input), other)
     return A.Div.apply(input, _operand(other))

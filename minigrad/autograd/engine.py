@@ -27,7 +27,7 @@ from heapq import heapify, heappop, heappush
 
 import numpy as np
 
-from .._quiet import IGNORE, quiet, restore
+from .._quiet import loud, quiet
 from ..tensor import Tensor, new_tensor
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
@@ -100,7 +100,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
         w.on_backward_begin(start)
     nan_check = anomaly.enabled and anomaly.check_nan
     node = None
-    token = quiet(IGNORE)  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
+    token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         while ready:
             node = heappop(ready)[1]
@@ -147,7 +147,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
             report_failure(node)
         raise
     finally:
-        restore(token)
+        loud(token)
         for w in watchers:
             w.on_backward_end()
     return captured
@@ -333,7 +333,8 @@ def grad(
     result = []
     for t, g in zip(inputs, found):
         if g is None:
-            result.append(new_tensor(np.zeros_like(t._data)) if materialize_grads else None)
+            zeros = new_tensor(np.zeros_like(t._data), None, create_graph)  # as PyTorch
+            result.append(zeros if materialize_grads else None)
         elif create_graph:
             result.append(g if g._data.dtype == t._data.dtype else g.to(t.dtype))
         else:

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._dtypes import get_default_dtype, promote_zero_dim
-from .._quiet import IGNORE, quiet, restore
+from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
@@ -269,7 +269,7 @@ class ArrayFunction(Function):
                 values.append(x)
             nexts.append(None)
         ctx = cls._Node()
-        token = quiet(IGNORE)  # no numpy warnings for inf and nan (minigrad/_quiet.py)
+        token = quiet()  # no numpy warnings for inf and nan (minigrad/_quiet.py)
         try:
             if n_params:
                 out = cls.forward(ctx, *values, *args[len(inputs) :])
@@ -280,7 +280,7 @@ class ArrayFunction(Function):
             if out.dtype is _F64 and cls.default_float:
                 out = _keep_default_float(out, inputs)
         finally:
-            restore(token)
+            loud(token)
         requires = requires and _grad_state.enabled
         result = new_tensor(out, ctx if requires else None, requires)
         if cls.is_view:
@@ -310,7 +310,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
             f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
             f"Tensor, not {type(a).__name__}"
         ) from None
-    token = quiet(IGNORE)
+    token = quiet()
     try:
         out = cls.forward(ctx, data, *params)
         if type(out) is not _ndarray:
@@ -318,7 +318,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
         if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
             out = out.astype(get_default_dtype().numpy)
     finally:
-        restore(token)
+        loud(token)
     requires = a._requires_grad and _grad_state.enabled
     result = new_tensor(out, ctx if requires else None, requires)
     if cls.is_view:  # same memory as ``a``: same version counter
@@ -355,7 +355,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         and (ad.ndim == 0) is not (bd.ndim == 0)
     ):
         ad, bd = promote_zero_dim(ad, bd)
-    token = quiet(IGNORE)
+    token = quiet()
     try:
         out = cls.forward(ctx, ad, bd)
         if type(out) is not _ndarray:
@@ -366,7 +366,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it
     finally:
-        restore(token)
+        loud(token)
     if not ((ar or br) and _grad_state.enabled):
         return new_tensor(out)
     result = new_tensor(out, ctx, True)

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .._modes import InferenceVersion
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode
 
@@ -303,15 +304,27 @@ class BackwardNode(Node):
         """
         checks: list = []
         out_data = output._data
-        for value in self._saved:
+        n = len(values)
+        for k, value in enumerate(self._saved):
             if value is out_data or value is output:
                 checks += (output._vc, output._vc[0], -1)
                 continue
+            # saved in input order (``save_for_backward(a, b)``): the input at the same place
+            # first, so that ``x * x.detach()`` (one array, two inputs) ties each to its own
+            if k < n and (value is values[k] or value is inputs[k]):
+                x = inputs[k]
+                if isinstance(x, Tensor):
+                    if type(x._vc) is InferenceVersion:
+                        raise RuntimeError(_INFERENCE_SAVED)
+                    checks += (x._vc, x._vc[0], k)
+                    continue
             i = 0
             for array in values:
                 if value is array or value is inputs[i]:
                     x = inputs[i]
                     if isinstance(x, Tensor):
+                        if type(x._vc) is InferenceVersion:
+                            raise RuntimeError(_INFERENCE_SAVED)
                         checks += (x._vc, x._vc[0], i)
                         break
                 i += 1
@@ -320,6 +333,12 @@ class BackwardNode(Node):
         self._saved_checks = tuple(checks)
 
 
+_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead of "
+    "`minigrad.inference_mode()`."
+)
 _SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "

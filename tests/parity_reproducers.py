@@ -124,7 +124,7 @@ REPRODUCERS: dict[str, str] = {
     "sigmoid_in_place_of_bools": """
         T.tensor([True, False]).sigmoid_()
     """,
-    # -- the API tutorials stop on ---------------------------------------------------------------
+    # -- the API tutorials stop on -----------------------------------------------------------------
     "device_checks_of_tutorials": """
         device = T.device("cuda" if T.cuda.is_available() else "cpu")
         show(T.cuda.is_available(), T.cuda.device_count(), T.accelerator.is_available(), device)
@@ -365,6 +365,119 @@ REPRODUCERS: dict[str, str] = {
         y = x[range(3)]
         show(y, x[range(1, 5, 2), 1], x[:, range(1)])
         graph(y)
+        y.sum().backward()
+        show(x.grad)
+    """,
+    # -- printing, conversions and messages --------------------------------------------------------
+    "negative_zero_prints_as_torch_prints_it": """
+        show(T.tensor(-0.), T.tensor([-0., 1.]), T.tensor([-0., 1.5]), -T.zeros(2),
+             T.tensor(-0., dtype=T.float64), T.tensor([[-0., 2.], [1e-5, -0.]]))
+    """,
+    "format_of_a_0d_tensor": """
+        loss = T.tensor(0.123456, requires_grad=True) * 2
+        show(f"{loss:.4f}", format(T.tensor(3.), ".2f"), f"{T.tensor(2)}", f"{T.tensor(7):d}",
+             f"{T.tensor(1.5):>8}", "{:.3e}".format(T.tensor(1234.5)), f"{T.ones(2)}")
+    """,
+    "format_spec_of_a_1d_tensor": """
+        f"{T.ones(2):.2f}"
+    """,
+    "float_of_many_elements": """
+        float(T.ones(2))
+    """,
+    "int_of_many_elements": """
+        int(T.ones(2))
+    """,
+    "size_0_of_a_0d_tensor": """
+        T.tensor(1.).size(0)
+    """,
+    "exp_is_correctly_rounded_in_float32": """
+        show(T.exp(T.tensor(12.)), T.exp(T.tensor(12.)).item(), T.tensor([0.5, 3., -7.25]).exp())
+    """,
+    "version_error_names_the_inplace_node": """
+        a = T.ones(2, requires_grad=True)
+        b = a * 2
+        c = b / 3
+        d = c * c
+        c.add_(1)
+        d.sum().backward()
+    """,
+    "version_error_names_torch_node_of_a_saved_input": """
+        a = T.ones(2, requires_grad=True)
+        b = a * 1
+        c = a / b
+        b.mul_(2)
+        c.sum().backward()
+    """,
+    "version_error_of_a_detached_input_names_no_node": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = x * 2
+        y.mul_(y.detach())
+        y.add_(1)
+        y.sum().backward()
+    """,
+    "cast_errors_name_bool_and_long": """
+        for dtype in (T.bool, T.long):
+            try:
+                T.ones(2, dtype=dtype).add_(1.5)
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    "setitem_on_a_leaf": """
+        x = T.ones(2, requires_grad=True)
+        x[0] = 2.
+    """,
+    "inplace_on_a_leaf_made_from_a_view": """
+        b = T.tensor([0.5]).expand(1).requires_grad_()
+        b.sub_(1)
+    """,
+    # -- the graph ---------------------------------------------------------------------------------
+    "edge_order_alpha_and_reflected_numbers": """
+        x = T.tensor([1., -2.], requires_grad=True)
+        y = T.tensor([3., 4.], requires_grad=True)
+        for z in [2 * x, 1 + x, T.div(2, x), T.sub(2, x), 2 / x, 2 - x, T.add(2, x), T.mul(2, x),
+                  T.add(x, y, alpha=2), T.sub(x, y, alpha=2), T.sub(2, x, alpha=3),
+                  T.sub(x, 2, alpha=3), x.add(y, alpha=0.5), T.rsub(x, 2), T.rsub(x, y),
+                  x // 2, 2 // x, x % 2, 2 % x, x // y, x % y]:
+            show(z)
+            graph(z)
+        (T.add(x, y, alpha=2).sum() + T.sub(2, x, alpha=3).sum() + T.div(2, x).sum()).backward()
+        show(x.grad, y.grad)
+        a = T.ones(2)
+        a.add_(x, alpha=2)
+        b = T.ones(2)
+        b.sub_(x, alpha=2)
+        show(a, b)
+        graph(a)
+        graph(b)
+    """,
+    "reductions_with_dtype_are_one_node": """
+        x = T.tensor([1., -2.], requires_grad=True)
+        for z in [x.sum(dtype=T.float64), x.mean(dtype=T.float64), x.softmax(0, dtype=T.float64),
+                  x.sum(0, dtype=T.float64), x.mean(0, keepdim=True, dtype=T.float64),
+                  T.sum(x, dtype=T.float64)]:
+            show(z)
+            graph(z)
+        (x.sum(dtype=T.float64) + x.mean(0, dtype=T.float64)).backward()
+        show(x.grad)
+    """,
+    "div_rounding_modes": """
+        x = T.tensor([-3.5, 2.5], requires_grad=True)
+        y = T.tensor([2., -1.5], requires_grad=True)
+        for mode in ["floor", "trunc"]:
+            for z in [T.div(x, y, rounding_mode=mode), T.div(x, 2, rounding_mode=mode),
+                      T.div(2, x, rounding_mode=mode)]:
+                show(z)
+                graph(z)
+                z.sum().backward(retain_graph=True)
+        show(x.grad, y.grad, T.div(T.tensor([7, -7]), 2, rounding_mode="trunc"))
+        T.div(x, y, rounding_mode="round")
+    """,
+    "index_with_a_0d_tensor_is_a_select": """
+        x = T.arange(6.).reshape(3, 2).requires_grad_()
+        y = x[T.tensor(1)]
+        show(y, y._version, x[T.tensor(1), T.tensor([0, 1])], x[:, T.tensor(0)])
+        graph(y)
+        graph(x[T.tensor(2), 1:])
         y.sum().backward()
         show(x.grad)
     """,

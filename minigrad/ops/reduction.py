@@ -207,7 +207,8 @@ class Var(ArrayFunction):
                 stacklevel=4,
             )
         wide = a.astype(np.float64, copy=False)  # accumulate in float64 (as PyTorch), round once
-        centred = wide - wide.mean(axis=axes, keepdims=True)
+        # the mean as sum / n: no "Mean of empty slice" warning when n is 0 (nan, as PyTorch)
+        centred = wide - np.add.reduce(wide, axis=axes, keepdims=True) / n
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
         ctx.all_dims = dim is None
@@ -230,7 +231,8 @@ def var_backward(grad, a, ctx):
         mean = xp.mean(a, ctx.axes, True)
         if not ctx.keepdim:
             grad = xp.expand_dims(grad, ctx.axes)
-    return MulScalar.call(grad, 2 / ctx.denominator) * (a - mean)
+    # no ZeroDivisionError where no degree of freedom is left: inf (then nan), as PyTorch
+    return MulScalar.call(grad, np.float64(2) / max(ctx.denominator, 0)) * (a - mean)
 
 
 class Std(ArrayFunction):

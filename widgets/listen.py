@@ -136,16 +136,17 @@ class _Hub:
 
     def on_node(self, node, grad, outs) -> None:
         subs = self.index.get(node)
-        if subs is None:
+        if subs is None:  # the usual case: one dict lookup per node
             return
-        stack = self._passes()
+        stack = getattr(self._local, "stack", None)
         if not stack:
             return
         state = stack[-1]
         if type(node) is AccumulateGrad:  # shared by every graph of the same parameters
-            for sub, recorder in state.recording.items():
-                if node in sub.graph.box_of:
-                    self._guard(state, sub, recorder.node, node, grad, outs)
+            if state.recording:
+                for sub, recorder in state.recording.items():
+                    if node in sub.graph.box_of:
+                        self._guard(state, sub, recorder.node, node, grad, outs)
             state.ran.append((node, grad, outs))
             return
         for sub in list(subs):

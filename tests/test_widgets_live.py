@@ -214,3 +214,41 @@ def test_loss_plot_update_only_records_outside_a_notebook(monkeypatch):
     assert drew == [] and len(plot.losses) == 1000
     plot.finish()
     assert drew == [True]
+
+
+def test_passes_in_two_threads_are_recorded_apart():
+    """A training thread and an evaluation thread: each view sees its own graph's pass."""
+    import threading
+
+    def graph(scale: float):
+        v = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        return v, minigrad.mean(v * v * scale)
+
+    (va, a), (vb, b) = graph(1.0), graph(3.0)
+    views = [GraphView(a, names={"v": va, "out": a}), GraphView(b, names={"v": vb, "out": b})]
+    errors = []
+
+    def loop(out):
+        try:
+            for _ in range(200):
+                out.backward(retain_graph=True)
+        except Exception as error:  # pragma: no cover - what the test is about
+            errors.append(error)
+
+    threads = [threading.Thread(target=loop, args=(out,)) for out in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    for view, v, scale in zip(views, (va, vb), (1.0, 3.0), strict=True):
+        walk = view.walk
+        labels = [s["label"] for s in walk.steps]
+        assert labels == ["MeanBackward0", "MulBackward0", "MulBackward0", "AccumulateGrad"]
+        (cell,) = walk.steps[-1]["cells"]
+        step = v.detach().numpy() / 2 * scale
+        assert cell[1:] == [
+            f"grad {widgets.fmt.short(199 * step)}",
+            f"grad {widgets.fmt.short(200 * step)}",
+        ]
+        view.close()

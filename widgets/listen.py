@@ -23,6 +23,7 @@ backward runs exactly as without widgets.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -41,7 +42,7 @@ class Subscription:
     def __init__(self, owner: Any, graph: Graph, done: str, failed: str) -> None:
         self._owner = weakref.ref(owner)
         self._done, self._failed = done, failed
-        self.recorder = Recorder(graph)
+        self.graph = graph
         self.alive = True
         self._finalizer = weakref.finalize(owner, _HUB.remove, self)
 
@@ -67,22 +68,36 @@ class Subscription:
                 pass
 
 
+class _PassState:
+    """One running pass: who records it, its AccumulateGrad calls so far, problems met."""
+
+    __slots__ = ("recording", "ran", "errors")
+
+    def __init__(self) -> None:
+        self.recording: dict[Subscription, Recorder] = {}
+        self.ran: list[tuple] = []  # for a view whose ops the pass reaches later
+        self.errors: dict[Subscription, BaseException] = {}
+
+
 class _Hub:
-    """The single observer the engine calls while at least one view listens."""
+    """The single observer the engine calls while at least one view listens.
+
+    The state of a pass lives on a per-thread stack: passes in two threads (a
+    training loop and an evaluation thread), or a pass inside a hook of another,
+    are recorded apart.
+    """
 
     def __init__(self) -> None:
         self.subs: list[Subscription] = []
         self.index: dict[Any, list[Subscription]] = {}  # backward node -> who shows it
         self.handle = None
-        self.active: list[Subscription] = []  # recording this pass
-        self.ran: list[tuple] = []  # this pass's AccumulateGrad calls, for late starters
-        self.errors: dict[Subscription, BaseException] = {}
+        self._local = threading.local()
 
     # -- subscriptions ---------------------------------------------------------------------
 
     def add(self, sub: Subscription) -> None:
         self.subs.append(sub)
-        for fn in sub.recorder.graph.box_of:
+        for fn in sub.graph.box_of:
             self.index.setdefault(fn, []).append(sub)
         if self.handle is None:
             self.handle = register_backward_observer(self)
@@ -93,61 +108,83 @@ class _Hub:
         sub.alive = False
         if sub in self.subs:
             self.subs.remove(sub)
-        for fn in sub.recorder.graph.box_of:
+        for fn in sub.graph.box_of:
             subs = self.index.get(fn)
             if subs is not None and sub in subs:
                 subs.remove(sub)
                 if not subs:
                     del self.index[fn]
-        if sub in self.active:
-            self.active.remove(sub)
         if not self.subs and self.handle is not None:
             self.handle.remove()
             self.handle = None
 
     # -- the engine's calls ----------------------------------------------------------------
 
+    def _passes(self) -> list[_PassState]:
+        stack = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
+        return stack
+
     def on_backward_begin(self, roots: list) -> None:
-        self.active, self.ran, self.errors = [], [], {}
+        state = _PassState()
+        self._passes().append(state)
         for root in roots:
             for sub in self.index.get(root, ()):
-                if sub not in self.active:
-                    self._guard(sub, sub.recorder.start, True)
-                    self.active.append(sub)
+                if sub not in state.recording:
+                    self._start(state, sub, True)
 
     def on_node(self, node, grad, outs) -> None:
         subs = self.index.get(node)
         if subs is None:
             return
+        stack = self._passes()
+        if not stack:
+            return
+        state = stack[-1]
         if type(node) is AccumulateGrad:  # shared by every graph of the same parameters
-            for sub in self.active:
-                if node in sub.recorder.graph.box_of:
-                    self._guard(sub, sub.recorder.node, node, grad, outs)
-            self.ran.append((node, grad, outs))
+            for sub, recorder in state.recording.items():
+                if node in sub.graph.box_of:
+                    self._guard(state, sub, recorder.node, node, grad, outs)
+            state.ran.append((node, grad, outs))
             return
         for sub in list(subs):
-            if sub not in self.active:
-                self._guard(sub, sub.recorder.start, False, self.ran)
-                self.active.append(sub)
-            self._guard(sub, sub.recorder.node, node, grad, outs)
+            recorder = state.recording.get(sub)
+            if recorder is None:
+                recorder = self._start(state, sub, False)
+            if recorder is not None:
+                self._guard(state, sub, recorder.node, node, grad, outs)
 
     def on_backward_end(self) -> None:
-        active, errors = self.active, self.errors
-        self.active, self.ran, self.errors = [], [], {}
-        for sub in active:
+        stack = self._passes()
+        if not stack:
+            return
+        state = stack.pop()
+        for sub, recorder in state.recording.items():
             recorded = None
             try:
-                recorded = sub.recorder.finish()
+                recorded = recorder.finish()
             except Exception as error:
-                errors.setdefault(sub, error)
-            sub.deliver(recorded, errors.get(sub))
+                state.errors.setdefault(sub, error)
+            sub.deliver(recorded, state.errors.get(sub))
+        for sub, error in state.errors.items():
+            if sub not in state.recording:
+                sub.deliver(None, error)
 
-    def _guard(self, sub: Subscription, call: Callable, *args: Any) -> None:
+    def _start(self, state: _PassState, sub: Subscription, complete: bool) -> Recorder | None:
+        try:
+            recorder = state.recording[sub] = Recorder(sub.graph, complete, state.ran)
+        except Exception as error:
+            state.errors.setdefault(sub, error)
+            return None
+        return recorder
+
+    def _guard(self, state: _PassState, sub: Subscription, call: Callable, *args: Any) -> None:
         """Never let a recording problem break the learner's backward()."""
         try:
             call(*args)
         except Exception as error:
-            self.errors.setdefault(sub, error)
+            state.errors.setdefault(sub, error)
 
 
 _HUB = _Hub()

@@ -166,6 +166,7 @@ class LossPlot:
         self.ax.set_ylabel("loss")
         self.ax.grid(alpha=0.3)
         # Lay the figure out now, before the loop: frames then only move the line and the text.
+        self.ax.set_xlim(0.5, (total or 100) + 0.5)  # the widest step labels, for the margins
         self.ax.set_title(f"{self.title}\n{self.readout}", fontsize=10)
         self.figure.tight_layout()
         plt.close(self.figure)
@@ -213,7 +214,14 @@ class LossPlot:
         self._line.set_data(steps, self.losses)
         if self.losses:
             positive = min(self.losses) > 0 and max(self.losses) / min(self.losses) > 100
-            self.ax.set_yscale("log" if positive else "linear")
+            scale = "log" if positive else "linear"
+            if self.ax.get_yscale() != scale:  # setting a scale rebuilds the axis: only on change
+                self.ax.set_yscale(scale)
+                if scale == "log":  # plain tick labels (0.01): mathtext ones doubled a frame's cost
+                    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+                    self.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+                    self.ax.yaxis.set_minor_formatter(NullFormatter())
             self.ax.set_xlim(0.5, max(self.total or 0, len(self.losses)) + 0.5)
             self.ax.relim()
             self.ax.autoscale_view(scalex=False)

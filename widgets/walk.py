@@ -69,24 +69,20 @@ def _leaf_grad(tensor) -> np.ndarray | None:
 
 
 class Recorder:
-    """Copies what one backward pass does on ``graph``; ``finish()`` gives the ``Pass``."""
+    """What one backward pass does on ``graph``, as copies: ``node()`` per node that ran,
+    then ``finish()`` gives the ``Pass``. One recorder per pass (and thread)."""
 
-    def __init__(self, graph: Graph) -> None:
-        self.graph = graph
-        self.active = False  # recording the current pass
-        self.before: dict[Any, np.ndarray | None] = {}
-        self.events: list[tuple] = []
-        self.complete = False
-        self.ran_op = False
-
-    def start(self, complete: bool, ran: list[tuple] = ()) -> None:
+    def __init__(self, graph: Graph, complete: bool, ran: list[tuple] = ()) -> None:
         """Begin recording: at the start of a pass (``complete``), or when a pass from
         outside reaches one of this graph's ops; ``ran`` are the AccumulateGrad calls
         (node, grad, outs) of this pass so far, the engine's arrays, still unchanged."""
-        box_of = self.graph.box_of
-        self.active, self.complete, self.ran_op, self.events = True, complete, False, []
+        self.graph = graph
+        self.complete = complete
+        self.ran_op = False
+        self.events: list[tuple] = []
+        box_of = graph.box_of
         done = {fn for fn, _, _ in ran}
-        self.before = {fn: _leaf_grad(fn.variable) for fn in self.graph.leaf_box if fn not in done}
+        self.before = {fn: _leaf_grad(fn.variable) for fn in graph.leaf_box if fn not in done}
         for fn, grad, _ in ran:
             if fn in box_of:
                 after = _leaf_grad(fn.variable)
@@ -104,11 +100,9 @@ class Recorder:
 
     def finish(self) -> Pass | None:
         """The pass, if it went through the graph (not only through its leaves)."""
-        self.active = False
-        events, self.events, self.before = self.events, [], {}
         if not (self.ran_op or self.complete):
             return None
-        return Pass(events, self.complete)
+        return Pass(self.events, self.complete)
 
 
 # -- text, made when a view draws ----------------------------------------------------------

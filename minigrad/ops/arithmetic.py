@@ -210,7 +210,7 @@ class PowScalar(ArrayFunction):
         e = ctx.exponent
         if e == 0:
             return namespace(grad).zeros_like(grad)
-        return grad * (e * a ** (e - 1))
+        return grad * MulScalar.call(a ** (e - 1), e)
 
 
 class Pow(ArrayFunction):
@@ -234,7 +234,7 @@ class Pow(ArrayFunction):
         if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
             grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** (b - 1)))
         if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
-            grad_b = xp.where((av == 0) & (bv >= 0), 0.0, grad * (out * xp.log(a)))
+            grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(a))
         return grad_a, grad_b
 
 
@@ -254,7 +254,7 @@ class RPow(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * out * ctx.log_base
+        return grad * MulScalar.call(out, ctx.log_base)
 
 
 def split_between(grad: np.ndarray, a_wins: np.ndarray, tie: np.ndarray) -> tuple:

@@ -94,6 +94,7 @@ class NllLoss(ArrayFunction):
 
     @staticmethod
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
+        ctx.save_for_backward(log_probs)  # as PyTorch: an input of the gradient's node
         ctx.shape, ctx.index, ctx.reduction = log_probs.shape, target, reduction
         if (
             log_probs.ndim == 2
@@ -115,7 +116,8 @@ class NllLoss(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return NllLossBackward.call(grad, ctx)
+        (log_probs,) = ctx.saved_tensors
+        return NllLossBackward.call(grad, log_probs, ctx)
 
 
 class NllLossBackward(ArrayFunction):
@@ -128,7 +130,7 @@ class NllLossBackward(ArrayFunction):
     n_params = 1
 
     @staticmethod
-    def forward(ctx, grad, fwd):
+    def forward(ctx, grad, log_probs, fwd):  # log_probs: an input it does not depend on
         ctx.fwd, ctx.grad_shape = fwd, grad.shape
         if fwd.w is None:
             per_item = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
@@ -149,10 +151,10 @@ class NllLossBackward(ArrayFunction):
     @staticmethod
     def backward(ctx, gg):
         xp = namespace(gg)
-        unit = NllLossBackward.forward(ctx, np.ones(ctx.grad_shape, xp.dtype(gg)), ctx.fwd)
+        unit = NllLossBackward.forward(ctx, np.ones(ctx.grad_shape, xp.dtype(gg)), None, ctx.fwd)
         if not ctx.grad_shape:
-            return xp.sum(gg * unit)
-        return xp.sum(gg * unit, 1 if len(unit.shape) > 1 else 0)
+            return xp.sum(gg * unit), None
+        return xp.sum(gg * unit, 1 if len(unit.shape) > 1 else 0), None
 
 
 def _in_range(log_probs: np.ndarray, target: np.ndarray) -> bool:

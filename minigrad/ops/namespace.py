@@ -97,6 +97,10 @@ class NumpyNamespace:
         return x.sum(axis=axes, keepdims=keepdims)
 
     @staticmethod
+    def mean(x, axes, keepdims=False):
+        return x.mean(axis=axes, keepdims=keepdims)
+
+    @staticmethod
     def reshape(x, shape):
         return x.reshape(shape)
 
@@ -160,9 +164,13 @@ class TensorNamespace:
     @staticmethod
     def where(cond, a, b):
         cond = cond._data if isinstance(cond, Tensor) else np.asarray(cond)
-        if not isinstance(a, Tensor):
-            return b.where(~cond, a)  # where(c, a, b) is where(~c, b, a)
+        if not isinstance(a, Tensor):  # a number or an array: a constant of b's dtype
+            a = new_tensor(np.asarray(a, dtype=b._data.dtype))
         return a.where(cond, b)
+
+    @staticmethod
+    def mean(x, axes, keepdims=False):
+        return x.mean(axes, keepdims)
 
     @staticmethod
     def sum(x, axes=None, keepdims=False):

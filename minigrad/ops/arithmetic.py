@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import promote_zero_dim
 from ..autograd.function import ArrayFunction
 from .namespace import namespace
 
@@ -209,7 +210,7 @@ class PowScalar(ArrayFunction):
         e = ctx.exponent
         if e == 0:
             return namespace(grad).zeros_like(grad)
-        return grad * (e * a ** (e - 1))
+        return grad * MulScalar.call(a ** (e - 1), e)
 
 
 class Pow(ArrayFunction):
@@ -233,7 +234,7 @@ class Pow(ArrayFunction):
         if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
             grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** (b - 1)))
         if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
-            grad_b = xp.where((av == 0) & (bv >= 0), 0.0, grad * (out * xp.log(a)))
+            grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(a))
         return grad_a, grad_b
 
 
@@ -253,7 +254,7 @@ class RPow(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * out * ctx.log_base
+        return grad * MulScalar.call(out, ctx.log_base)
 
 
 def split_between(grad: np.ndarray, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
@@ -381,3 +382,38 @@ class RRemainder(FloorDivideScalar):
     @staticmethod
     def backward(ctx, grad):
         raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
+def _trunc_divide(a, b):
+    """C's division, rounding toward zero; integers stay exact (no trip through float)."""
+    quotient = np.floor_divide(a, b)
+    if quotient.dtype.kind not in "iu":
+        return np.trunc(np.true_divide(a, b))
+    return quotient + ((np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)))
+
+
+class DivRounded(ArrayFunction):
+    """``div(a, b, rounding_mode="floor" | "trunc")``: a step function, so its gradient is 0
+    for both inputs (PyTorch records it as ``DivBackward2``, a number as an input without edge).
+    """
+
+    node_name = "DivBackward2"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        if (
+            type(a) is np.ndarray
+            and type(b) is np.ndarray
+            and a.dtype != b.dtype
+            and (a.ndim == 0) != (b.ndim == 0)
+        ):
+            a, b = promote_zero_dim(a, b)
+        _no_integer_division_by_zero(a, b)
+        return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = grad * 0
+        return zeros, zeros

@@ -88,9 +88,8 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
                 f"{list(result._data.shape)}"
             )
         _take_result(t, result)
-    else:
-        with grad_mode.no_grad():
-            result = op.apply(t, *args)
+    else:  # nothing requires grad, or grad mode is off: op.apply records nothing
+        result = op.apply(t, *args)
         if result._data.shape != t._data.shape:
             raise RuntimeError(
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "

@@ -9,6 +9,25 @@ from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes, check_expand
 from .namespace import namespace
 
 
+def column_major(a) -> bool:
+    """A transposed matrix (``W.t()``): PyTorch then computes its gradient transposed too."""
+    if type(a) is not np.ndarray:
+        a = a._data
+    s, i = a.strides, a.itemsize
+    return s[0] == i and s[1] == i * a.shape[0]
+
+
+def mm_grads(grad, a, b, need_a: bool, need_b: bool) -> tuple:
+    """The gradients of ``a @ b`` (matrices), each in the layout of its input, as PyTorch."""
+    t = namespace(grad).t
+    grad_a = grad_b = None
+    if need_a:
+        grad_a = t(b @ t(grad)) if column_major(a) else grad @ t(b)
+    if need_b:
+        grad_b = t(t(grad) @ a) if column_major(b) else t(a) @ grad
+    return grad_a, grad_b
+
+
 def _dims(shape: tuple) -> str:
     return "x".join(str(n) for n in shape)
 
@@ -36,8 +55,7 @@ class Mm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        t = namespace(grad).t
-        return (grad @ t(b) if need_a else None), (t(a) @ grad if need_b else None)
+        return mm_grads(grad, a, b, need_a, need_b)
 
 
 class Addmm(ArrayFunction):
@@ -69,12 +87,8 @@ class Addmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
-        xp = namespace(grad)
-        return (  # the bias was broadcast over the rows: sum them back
-            xp.sum_to_shape(grad, ctx.bias_shape) if need_bias else None,
-            grad @ xp.t(b) if need_a else None,
-            xp.t(a) @ grad if need_b else None,
-        )
+        grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape) if need_bias else None
+        return (grad_bias, *mm_grads(grad, a, b, need_a, need_b))  # the bias: summed over rows
 
 
 class Mv(ArrayFunction):

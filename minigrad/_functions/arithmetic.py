@@ -14,7 +14,7 @@ from ._args import _operand
 
 
 def add(input, other, *, alpha=1):
-    if alpha != 1:  # one AddBackward0 node, as in PyTorch
+    if type(alpha) is not int or alpha != 1:  # one AddBackward0 node, as in PyTorch
         return A.AddAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
         return A.Add.apply(_operand(input), other)
@@ -22,14 +22,16 @@ def add(input, other, *, alpha=1):
 
 
 def sub(input, other, *, alpha=1):
-    if alpha != 1 or not isinstance(input, Tensor):  # sub(2, x): SubBackward0, as in PyTorch
+    if (
+        type(alpha) is not int or alpha != 1 or not isinstance(input, Tensor)
+    ):  # sub(2, x): SubBackward0, as in PyTorch
         return A.SubAlpha.apply(_operand(input), _operand(other), alpha)
     return A.Sub.apply(input, _operand(other))
 
 
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (PyTorch's rsub)."""
-    if isinstance(other, Tensor) or alpha != 1:
+    if isinstance(other, Tensor) or type(alpha) is not int or alpha != 1:
         return A.RSubTensor.apply(input, _operand(other), alpha)
     return A.RSub.apply(input, _operand(other))
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtypes import to_numpy_dtype
+from .._dtypes import LEGACY_NAMES, to_numpy_dtype
+from ..autograd.grad_mode import is_grad_enabled
 from ..ops import reduction as R
 from ..ops import scans as SC
 from ..ops import shape as S
@@ -25,6 +26,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
         dim = _dims_arg("sum", dim)
     if dtype is not None:  # the cast is part of the sum's node, as in PyTorch
         np_dtype = to_numpy_dtype(dtype)
+        if np_dtype.kind != "f" and input._requires_grad and is_grad_enabled():
+            raise RuntimeError(f"Autograd not support dtype: {LEGACY_NAMES[np_dtype]}")
         if dim is None and not keepdim:
             return SC.SumAs.apply(input, np_dtype)
         return SC.SumDimAs.apply(input, dim, keepdim, np_dtype)
@@ -119,6 +122,8 @@ def _no_empty(input, name):
 def argmax(input, dim=None, keepdim=False, *, axis=None):
     if axis is not None:
         dim = axis
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("argmax(): does not support bool input")
     if dim is None:
         _no_empty(input, "argmax")
         return new_tensor(np.asarray(np.argmax(input._data), dtype=np.int64))
@@ -128,6 +133,8 @@ def argmax(input, dim=None, keepdim=False, *, axis=None):
 def argmin(input, dim=None, keepdim=False, *, axis=None):
     if axis is not None:
         dim = axis
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("argmin(): does not support bool input")
     if dim is None:
         _no_empty(input, "argmin")
         return new_tensor(np.asarray(np.argmin(input._data), dtype=np.int64))

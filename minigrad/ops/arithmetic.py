@@ -394,6 +394,7 @@ class AddAlpha(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b, alpha):
+        _check_alpha(a, b, alpha)
         ctx.alpha = alpha
         if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
             return np.logical_or(a, np.logical_and(b, bool(alpha)))
@@ -418,12 +419,25 @@ class SubAlpha(ArrayFunction):
                 "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead."
             )
+        _check_alpha(a, b, alpha)
         ctx.alpha = alpha
         return a - b * alpha if alpha != 1 else a - b
 
     @staticmethod
     def backward(ctx, grad):
         return grad, -grad * ctx.alpha if ctx.alpha != 1 else -grad
+
+
+def _check_alpha(a, b, alpha) -> None:
+    """PyTorch's checks of ``alpha`` against the result's dtype."""
+    kind = np.result_type(a, b).kind
+    if isinstance(alpha, (bool, np.bool_)):
+        if kind != "b":
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    elif isinstance(alpha, float) and kind in "biu":
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
 
 
 def _is_bool(v) -> bool:

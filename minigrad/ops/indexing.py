@@ -309,7 +309,7 @@ def _select(t: Tensor, dim: int, real_dim: int, i: int) -> Tensor:
 def _index_key(rest: list, shape: tuple) -> tuple:
     """The numpy key for the advanced part, with PyTorch's messages for bad indices."""
     arrays, d = [], 0
-    for p in rest:
+    for j, p in enumerate(rest):
         if isinstance(p, np.ndarray) and p.dtype == np.bool_:
             if p.ndim:  # x[True] (0-d) adds a dimension of size 1
                 if p.shape != shape[d : d + p.ndim]:
@@ -325,6 +325,9 @@ def _index_key(rest: list, shape: tuple) -> tuple:
             bad = p[(p < -size) | (p >= size)]
             if bad.size and not size:
                 raise IndexError("index is out of bounds for dimension with size 0")
+            if bad.size and 0 in shape:  # nothing is read: PyTorch checks no bounds then
+                p = rest[j] = np.zeros_like(p)
+                bad = p[:0]
             if bad.size:
                 raise IndexError(
                     f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}"

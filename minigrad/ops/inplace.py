@@ -208,8 +208,12 @@ def setitem(t: Tensor, index, value) -> Tensor:
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
     target = getitem(new_tensor(t._data), index)  # PyTorch's index errors, and the shape
+    value_shape = np.shape(value._data if isinstance(value, Tensor) else value)
+    parts = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(k, np.ndarray) and (k.ndim or k.dtype == np.bool_) for k in parts):
+        _check_index_put(value_shape, target._data.shape)
     check_expand(
-        np.shape(value._data if isinstance(value, Tensor) else value),
+        value_shape,
         target._data.shape,
         value._data.dtype if isinstance(value, Tensor) else t._data.dtype,
     )
@@ -220,3 +224,16 @@ def setitem(t: Tensor, index, value) -> Tensor:
         t._data[key] = drop_leading_ones(value, target._data.ndim)
         t._vc[0] += 1
     return t
+
+
+def _check_index_put(value_shape: tuple, target_shape: tuple) -> None:
+    """``x[mask] = v``, ``x[[0, 1]] = v``: PyTorch's words when ``v`` does not broadcast."""
+    try:
+        fits = np.broadcast_shapes(value_shape, target_shape) == tuple(target_shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(value_shape)} cannot be broadcast to "
+            f"indexing result of shape {list(target_shape)}"
+        )

@@ -92,3 +92,26 @@ def test_masked_fill_with_a_tensor_value() -> None:
 @given(data=st.data(), b=st.integers(1, 3), n=st.integers(1, 3), m=st.integers(1, 3))
 def test_bmm(data, b, n, m) -> None:
     check_gradients(minigrad.bmm, data.draw(values((b, n, m))), data.draw(values((b, m, 2))))
+
+
+SECOND_ORDER = {
+    "cumsum": lambda x: x.cumsum(0) ** 2,
+    "gather": lambda x: x.gather(1, minigrad.tensor([[1, 1], [0, 1]])) ** 3,
+    "norm": lambda x: x.norm() ** 3,
+    "vector_norm_3": lambda x: minigrad.linalg.vector_norm(x, 3, dim=1),
+    "amax": lambda x: x.amax(0) ** 2,
+    "prod": lambda x: x.prod(1),
+    "repeat": lambda x: x.repeat(2, 1) ** 2,
+    "masked_fill": lambda x: x.masked_fill(x > 1.5, 0.0) ** 2,
+    "bmm": lambda x: minigrad.bmm(x.unsqueeze(0), x.t().unsqueeze(0)),
+    "leaky_relu": lambda x: F.leaky_relu(x, 0.1) ** 2,
+    "smooth_l1": lambda x: F.smooth_l1_loss(x**2, minigrad.ones(2, 2, dtype=x.dtype)),
+    "huber": lambda x: F.huber_loss(x**2, minigrad.ones(2, 2, dtype=x.dtype), delta=2.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_second_derivatives(name) -> None:
+    """create_graph=True through the new ops: gradgradcheck against finite differences."""
+    x = minigrad.tensor([[1.0, -2.0], [3.0, 0.5]], dtype=minigrad.float64, requires_grad=True)
+    assert minigrad.autograd.gradgradcheck(SECOND_ORDER[name], (x,))

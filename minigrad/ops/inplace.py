@@ -228,8 +228,11 @@ def setitem(t: Tensor, index, value) -> Tensor:
 
 def _check_index_put(value_shape: tuple, target_shape: tuple) -> None:
     """``x[mask] = v``, ``x[[0, 1]] = v``: PyTorch's words when ``v`` does not broadcast."""
+    core = tuple(value_shape)
+    while core and core[0] == 1:
+        core = core[1:]  # leading ones are dropped, as PyTorch does
     try:
-        fits = np.broadcast_shapes(value_shape, target_shape) == tuple(target_shape)
+        fits = np.broadcast_shapes(core, target_shape) == tuple(target_shape)
     except ValueError:
         fits = False
     if not fits:

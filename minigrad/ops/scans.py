@@ -94,10 +94,10 @@ class Cumsum(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim):
-        ctx.axis = wrap_dim(dim, a.ndim)
+        ctx.axis = axis = wrap_dim(dim, a.ndim)
         if a.ndim == 0:
             return a.astype(_integer_result(a) or a.dtype)
-        return np.cumsum(a, axis=ctx.axis, dtype=_integer_result(a))
+        return np.cumsum(a, axis=axis, dtype=_integer_result(a))
 
     @staticmethod
     def backward(ctx, grad):

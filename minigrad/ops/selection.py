@@ -53,8 +53,8 @@ class Gather(ArrayFunction):
         if a.ndim == 0:  # a 0-d tensor: every index (0 or -1) reads its one value
             ctx.where = None
             return np.broadcast_to(a, index.shape).copy()
-        ctx.where = _where_picked(index, axis)
-        return a[ctx.where]
+        ctx.where = where = _where_picked(index, axis)
+        return a[where]
 
     @staticmethod
     def backward(ctx, grad):

@@ -2,6 +2,7 @@
 #   make lab    JupyterLab on this repository, lesson 0 open (creates .venv on first use)
 #   make test   lint, then every test (optional parts skip unless MINIGRAD_REQUIRE_ALL=1)
 #   make bench  minigrad beside numpy and PyTorch (where installed)
+#   make fuzz   the differential fuzzer: random programs in minigrad and PyTorch (N=20000)
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -17,7 +18,7 @@ ROOT_OK := $(if $(filter 0,$(shell id -u)),--allow-root)
 LAB_ARGS = --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(LESSON) \
 	--LabApp.app_settings_dir="$(CURDIR)/.jupyterlab-settings"
 
-.PHONY: lab test bench lint format clean
+.PHONY: lab test bench fuzz lint format clean
 
 # One virtual environment, reused; each extra is installed once (a stamp file remembers).
 $(BIN)/python:
@@ -47,6 +48,10 @@ test: lint
 
 bench: $(VENV)/.dev
 	$(BIN)/python bench/run.py
+
+N ?= 20000
+fuzz: $(VENV)/.dev
+	$(BIN)/python -m tests.difffuzz --n $(N) --seed 0
 
 format: $(VENV)/.dev
 	$(BIN)/ruff format minigrad widgets tests bench

@@ -111,6 +111,37 @@ def mlp(T):
     return step
 
 
+def makemore(T):
+    """One SGD step of Karpathy's makemore MLP: a (27, 10) embedding looked up by integer
+    indexing (``C[X]``), a 30-200 tanh layer, 27 logits, ``cross_entropy``, batch 32."""
+    rng = np.random.default_rng(0)
+    words = rng.integers(0, 27, (2000, 4))
+    X, Y = T.tensor(words[:, :3]), T.tensor(words[:, 3])
+    batches = [T.tensor(rng.integers(0, len(words), 32)) for _ in range(64)]
+    C = T.tensor(rng.standard_normal((27, 10)).astype(np.float32), requires_grad=True)
+    W1 = T.tensor((rng.standard_normal((30, 200)) * 0.2).astype(np.float32), requires_grad=True)
+    b1 = T.tensor((rng.standard_normal(200) * 0.01).astype(np.float32), requires_grad=True)
+    W2 = T.tensor((rng.standard_normal((200, 27)) * 0.01).astype(np.float32), requires_grad=True)
+    b2 = T.tensor(np.zeros(27, np.float32), requires_grad=True)
+    params = [C, W1, b1, W2, b2]
+    F = T.nn.functional
+    state = {"i": 0}
+
+    def step():
+        ix = batches[state["i"] % len(batches)]
+        state["i"] += 1
+        emb = C[X[ix]]  # (32, 3, 10)
+        h = T.tanh(emb.view(-1, 30) @ W1 + b1)
+        loss = F.cross_entropy(h @ W2 + b2, Y[ix])
+        for p in params:
+            p.grad = None
+        loss.backward()
+        for p in params:
+            p.data += -0.1 * p.grad
+
+    return step
+
+
 def wide_arrays():
     rng = np.random.default_rng(0)
     return (
@@ -273,6 +304,21 @@ def main() -> None:
         r = compare(cases, args.rounds)
         rows.append(
             row("MLP 2-16-16-1, SGD step, 100 points", r["mg"], r.get("torch"), "PyTorch", 0.5)
+        )
+
+    if hasattr(mg, "nn"):
+        cases = {"mg": (makemore(mg), 200)}
+        if have_torch:
+            cases["torch"] = (makemore(torch), 200)
+        r = compare(cases, args.rounds)
+        rows.append(
+            row(
+                "makemore: C[X], tanh, cross_entropy, batch 32, SGD step",
+                r["mg"],
+                r.get("torch"),
+                "PyTorch",
+                0.8,
+            )
         )
 
     r = compare({"mg": (wide_minigrad(), 5), "np": (wide_numpy(), 5)}, max(5, args.rounds // 2))

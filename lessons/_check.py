@@ -1,68 +1,140 @@
-"""Answer checks for the lessons' "Your turn" exercises.
+"""Answer checks for the lessons' "Your turn" exercises, in English and in Chinese.
 
 In a lesson you write ``check("basket", answer)``: the function registered
 below under that name looks at your answer and prints "Correct!" or a hint.
 Peeking here is allowed, but try first: the hints are written for you.
 
-Each checker returns ``(True, remark)`` or ``(False, hint)``; it never raises
-at you, and an answer left as ``...`` only gets a reminder to fill it in.
+One set of rules, two sets of words: each checker returns ``(True, remark)``
+or ``(False, hint)``, where the remark or hint is a ``say(en=..., zh=...)``
+holding both wordings side by side. ``check`` prints the one of its
+``language`` ("en" here; ``zh-CN/_check.py``, which the Chinese lessons
+import, is this same file with ``language="zh-CN"``). A checker never raises
+at you, and an answer left as ``...`` (or a cell whose own line is still
+``...``) only gets a reminder to fill it in, never the answer.
 """
 
 from __future__ import annotations
 
 import inspect
+import linecache
+import re
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 import minigrad
 
+LANGUAGES = ("en", "zh-CN")
+
+
+@dataclass(frozen=True)
+class Words:
+    """The same remark in each language of the lessons."""
+
+    en: str
+    zh: str
+
+    def in_(self, language: str) -> str:
+        return self.zh if language == "zh-CN" else self.en
+
+
+def say(en: str, zh: str) -> Words:
+    return Words(en, zh)
+
+
+NOT_ATTEMPTED = say(
+    "Replace the ... with your answer, then run this cell again.",
+    "把 ... 换成你的答案,再运行一次这个单元格。",
+)
+CORRECT = say("Correct!", "答对了!")
+NOT_YET = say("Not yet.", "还不对。")
+
 _CHECKERS: dict[str, Callable] = {}
-NOT_ATTEMPTED = "Replace the ... with your answer, then run this cell again."
+_WANTS_SOURCE: set[str] = set()
 
 
-def exercise(name: str):
-    """Register a checker under ``name`` (used by ``check(name, answer)``)."""
+def exercise(name: str, source: bool = False):
+    """Register a checker under ``name``; ``source=True`` also hands it the cell's code."""
 
     def register(fn: Callable) -> Callable:
         _CHECKERS[name] = fn
+        if source:
+            _WANTS_SOURCE.add(name)
         return fn
 
     return register
 
 
-def verdict(name: str, answer, *given) -> tuple[bool | None, str]:
+class _NotAttempted(Exception):
+    """A checker found a ... inside the answer (e.g. a backward returning ...)."""
+
+
+_BARE_ELLIPSIS = re.compile(r"^\s*\.\.\.\s*(#.*)?$", re.M)
+
+
+def verdict(
+    name: str, answer, *given, language: str = "en", source: str | None = None
+) -> tuple[bool | None, str]:
     """(True, remark), (False, hint), or (None, reminder) when not attempted yet.
 
-    ``given`` are objects from the exercise the checker needs to see (e.g. the tensor
-    your answer should share memory with).
+    ``given`` are objects from the exercise the checker needs to see (e.g. the
+    tensor your answer should share memory with); ``source`` is the code of the
+    cell that asks, when known (a line that is still ``...`` means "not yet").
     """
-    if answer is ...:
-        return None, NOT_ATTEMPTED
+    if answer is ... or (source is not None and _BARE_ELLIPSIS.search(source)):
+        return None, NOT_ATTEMPTED.in_(language)
     if name not in _CHECKERS:
-        return False, f"There is no exercise called {name!r}. Did you change the check(...) line?"
+        return False, say(
+            f"There is no exercise called {name!r}. Did you change the check(...) line?",
+            f"没有叫 {name!r} 的练习。你是不是改动了 check(...) 这一行?",
+        ).in_(language)
+    kwargs = {"source": _code_only(source)} if name in _WANTS_SOURCE else {}
     try:
-        ok, message = _CHECKERS[name](answer, *given)
+        ok, message = _CHECKERS[name](answer, *given, **kwargs)
     except _NotAttempted:
-        return None, NOT_ATTEMPTED
+        return None, NOT_ATTEMPTED.in_(language)
     except Exception as err:  # a wrong answer must never crash the lesson
-        return False, f"Checking your answer raised {type(err).__name__}: {err}"
-    return bool(ok), message
+        return False, say(
+            f"Checking your answer raised {type(err).__name__}: {err}",
+            f"检查你的答案时出现了 {type(err).__name__}: {err}",
+        ).in_(language)
+    return bool(ok), message.in_(language)
 
 
-def check(name: str, answer, *given) -> None:
-    """Print "Correct!" or a hint for exercise ``name``."""
-    ok, message = verdict(name, answer, *given)
+def check(name: str, answer, *given, language: str = "en") -> None:
+    """Print "Correct!" or a hint for exercise ``name``, in ``language``."""
+    ok, message = verdict(name, answer, *given, language=language, source=_asking_cell())
+    gap = "" if language == "zh-CN" else " "  # Chinese puts no space after 。or !
     if ok:
-        print(f"Correct! {message}".rstrip())
+        print(f"{CORRECT.in_(language)}{gap}{message}".rstrip())
     elif ok is None:
         print(message)
     else:
-        print(f"Not yet. {message}")
+        print(f"{NOT_YET.in_(language)}{gap}{message}")
 
 
-class _NotAttempted(Exception):
-    """A checker found a ... inside the answer (e.g. a backward returning ...)."""
+def _asking_cell() -> str | None:
+    """The code of the notebook cell that called check, if Python kept it.
+
+    A cell runs as module-level code ("<module>"); a call from inside a function
+    (a test, a script's helper) has no cell, and the answer alone decides.
+    """
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.endswith("_check.py"):
+        frame = frame.f_back
+    if frame is None or frame.f_code.co_name != "<module>":
+        return None
+    lines = linecache.getlines(frame.f_code.co_filename, frame.f_globals)
+    return "".join(lines) or None
+
+
+def _code_only(source: str | None) -> str:
+    """The cell's code without comments, so that a comment never counts as an answer."""
+    if not source:
+        return ""
+    return "\n".join(line.split("#", 1)[0] for line in source.splitlines())
 
 
 # -- small helpers --------------------------------------------------------------------------
@@ -70,6 +142,10 @@ class _NotAttempted(Exception):
 
 def _is_tensor(x) -> bool:
     return isinstance(x, minigrad.Tensor)
+
+
+def _type(x) -> str:
+    return type(x).__name__
 
 
 def _values(x) -> list | float:
@@ -88,11 +164,21 @@ def _close(a, b, tol: float = 1e-4) -> bool:
 
 
 def _close_scalar(answer, expected: float, tol: float = 1e-4) -> bool:
+    if isinstance(answer, str):
+        return False  # "42" is text, not the number 42
     try:
         values = np.asarray(_values(answer), dtype=float).ravel()
     except (TypeError, ValueError):
         return False  # not a number: the checker's hint says what to write
     return values.size == 1 and abs(values[0] - expected) <= tol
+
+
+def _shares_memory_with(answer, *tensors) -> bool:
+    return any(np.shares_memory(np.asarray(answer), t.detach().numpy()) for t in tensors)
+
+
+def _through_data(source: str) -> bool:
+    return re.search(r"\.data\b", source) is not None
 
 
 # -- lesson 0: start here -------------------------------------------------------------------------
@@ -101,17 +187,26 @@ def _close_scalar(answer, expected: float, tol: float = 1e-4) -> bool:
 @exercise("warm-up")
 def _warm_up(answer):
     if _close_scalar(answer, 42, tol=0):
-        return True, "That is how every exercise works."
-    return False, "6 * 7 is Python for 6 × 7. Write answer = 6 * 7."
+        return True, say("That is how every exercise works.", "每个练习都是这样做的。")
+    return False, say(
+        "6 * 7 is Python for 6 × 7: put it after answer =.",
+        "6 * 7 就是 Python 写的 6 × 7:把它写在 answer = 后面。",
+    )
 
 
 @exercise("first-tensor")
 def _first_tensor(answer):
     if not _is_tensor(answer):
-        return False, f"That is a {type(answer).__name__}. Write minigrad.tensor([1, 2, 3])."
+        return False, say(
+            f"That is a {_type(answer)}, not a tensor. Wrap the list in minigrad.tensor(...).",
+            f"这是一个 {_type(answer)},不是张量。用 minigrad.tensor(...) 把列表包起来。",
+        )
     if answer.tolist() != [1, 2, 3]:
-        return False, f"It holds {answer.tolist()}; it should hold 1, 2 and 3."
-    return True, f"It prints as {answer!r}."
+        return False, say(
+            f"It holds {answer.tolist()}; it should hold 1, 2 and 3.",
+            f"它装的是 {answer.tolist()};应该是 1、2、3。",
+        )
+    return True, say(f"It prints as {answer!r}.", f"它打印出来是 {answer!r}。")
 
 
 # -- lesson 1: eggs and baskets ------------------------------------------------------------------
@@ -120,66 +215,114 @@ def _first_tensor(answer):
 @exercise("basket")
 def _basket(answer):
     if not _is_tensor(answer):
-        return False, (
-            f"Your answer is a {type(answer).__name__}, not a tensor. "
-            "Wrap the eggs: Variable(FloatTensor([5, 6, 7]), requires_grad=...)."
+        return False, say(
+            f"Your answer is a {_type(answer)}, not a tensor. Start from minigrad.tensor(...).",
+            f"你的答案是 {_type(answer)},不是张量。从 minigrad.tensor(...) 开始。",
         )
     if answer.tolist() != [5.0, 6.0, 7.0]:
-        return (
-            False,
+        return False, say(
             f"The basket should hold the eggs [5., 6., 7.]; yours holds {answer.tolist()}.",
+            f"篮子里应该是鸡蛋 [5., 6., 7.];你的是 {answer.tolist()}。",
+        )
+    if answer.dtype != minigrad.float32:
+        return False, say(
+            "Write the eggs as floats (5.0 or 5.), so the tensor is float32.",
+            "把鸡蛋写成浮点数(5.0 或 5.),这样张量是 float32。",
         )
     if not answer.requires_grad:
-        return False, "The eggs are there, but the basket does not take part in backpropagation."
-    if answer.dtype != minigrad.float32:
-        return False, "Use FloatTensor for the eggs, so they are float32."
-    return True, "Your basket prints with requires_grad=True."
+        return False, say(
+            "The eggs are there, but the basket does not take part in backpropagation.",
+            "鸡蛋在,可是这个篮子不参与反向传播。",
+        )
+    return True, say(
+        "Your basket prints with requires_grad=True.",
+        "你的篮子打印出来带着 requires_grad=True。",
+    )
+
+
+_REFUSED = {(int, 1), (int, 0), (float, 1.0), (str, "yes")}
+_ACCEPTED = {(bool, True), (bool, False)}
 
 
 @exercise("refused-flags")
 def _refused_flags(answer):
-    try:
-        given = [repr(x) for x in answer]
-    except TypeError:
-        return False, "Answer with a list of flags, like [True, 0]."
-    expected = {"1.0", "None", "'yes'"}
-    wrongly_refused = [g for g in given if g not in expected]
-    missing = expected - set(given)
-    if wrongly_refused:
-        return False, (
-            f"{', '.join(wrongly_refused)} is accepted: any integer from 0 to 255 works "
-            "(and True/False are integers too)."
+    if isinstance(answer, str | bytes) or not hasattr(answer, "__iter__"):
+        return False, say(
+            "Answer with a list of flags, like [True, 0].",
+            "用一个列表回答,比如 [True, 0]。",
         )
+    given = list(answer)
+    for flag in given:
+        if isinstance(flag, str) and flag != "yes":
+            return False, say(
+                f"{flag!r} is a string. Write the flags as they are in the list: 1.0 or 1, "
+                'not "1.0" or "1"; only "yes" is a string there.',
+                f'{flag!r} 是字符串。按列表里原样写这些值:写 1.0 或 1,不要写 "1.0" 或 "1";'
+                '列表里只有 "yes" 是字符串。',
+            )
+    kinds = {(type(flag), flag) for flag in given}
+    accepted = kinds & _ACCEPTED
+    if accepted:
+        return False, say(
+            "True and False are exactly what requires_grad wants: they are accepted.",
+            "True 和 False 正是 requires_grad 要的值:它们会被接受。",
+        )
+    strangers = kinds - _REFUSED
+    if strangers:
+        return False, say(
+            f"{', '.join(repr(v) for _, v in strangers)} is not one of the flags asked about.",
+            f"{', '.join(repr(v) for _, v in strangers)} 不在题目给出的值里。",
+        )
+    missing = _REFUSED - kinds
     if missing:
-        hints = {
-            "1.0": "1.0 is refused even though it equals 1: it is a float.",
-            "None": "None is not an integer either.",
-            "'yes'": "A string is not an integer.",
-        }
-        return False, " ".join(hints[m] for m in sorted(missing))
-    return True, "Only whole numbers (and bools) pass."
+        return False, say(
+            "Some refused flags are missing. Only a real bool passes: "
+            "an int, a float or a string does not, whatever its value.",
+            "还漏了几个会被拒绝的值。只有真正的 bool 才能通过:"
+            "整数、浮点数、字符串都不行,不管它的值是多少。",
+        )
+    return True, say(
+        "Only True and False pass; 1 and 0 look like yes and no, but they are ints.",
+        "只有 True 和 False 能通过;1 和 0 看起来像“是”和“否”,但它们是整数。",
+    )
 
 
 @exercise("eggs-out")
-def _eggs_out(answer):
+def _eggs_out(answer, basket=None):
     if not _is_tensor(answer):
         if isinstance(answer, np.ndarray):
-            return (
-                False,
-                "That is a numpy array. Take the eggs out as a tensor: .detach() or .data.",
+            return False, say(
+                "That is a numpy array. Take the eggs out as a tensor.",
+                "这是一个 numpy 数组。要拿出来的是张量形式的鸡蛋。",
             )
-        return False, f"Your answer is a {type(answer).__name__}, not a tensor."
+        return False, say(
+            f"Your answer is a {_type(answer)}, not a tensor.",
+            f"你的答案是 {_type(answer)},不是张量。",
+        )
     if answer.requires_grad:
-        return False, "It still requires grad: the eggs are still in the basket. Try .detach()."
+        return False, say(
+            "It still requires grad: the eggs are still in the basket.",
+            "它仍然 requires grad:鸡蛋还在篮子里。",
+        )
     if answer.tolist() != [1.0, 2.0, 3.0]:
-        return False, "Those are not the eggs [1., 2., 3.] from the basket."
-    if answer.grad_fn is not None:
-        return False, "It should be a leaf with no grad_fn."
-    return True, "Both .detach() and .data work here; lesson 3 shows why .detach() is safer."
-
-
-def _shares_memory_with(answer, *tensors) -> bool:
-    return any(np.shares_memory(np.asarray(answer), t.detach().numpy()) for t in tensors)
+        return False, say(
+            "Those are not the eggs [1., 2., 3.] from the basket.",
+            "这不是篮子里的鸡蛋 [1., 2., 3.]。",
+        )
+    if basket is None:
+        return False, say(
+            "check needs the basket too: check('eggs-out', answer, basket).",
+            "check 还需要篮子本身:check('eggs-out', answer, basket)。",
+        )
+    if not _shares_memory_with(answer.detach().numpy(), basket):
+        return False, say(
+            "Those are copies of the eggs (clone() copies): take out the basket's own eggs.",
+            "这是鸡蛋的复制品(clone() 会复制):要拿出的是篮子里原来的那些鸡蛋。",
+        )
+    return True, say(
+        "Both .detach() and .data work here; lesson 3 shows why .detach() is safer.",
+        ".detach() 和 .data 在这里都可以;第 3 课会讲为什么 .detach() 更安全。",
+    )
 
 
 # -- lesson 2: the graph behind the curtain ----------------------------------------------------
@@ -188,89 +331,161 @@ def _shares_memory_with(answer, *tensors) -> bool:
 @exercise("grad-by-hand")
 def _grad_by_hand(answer):
     if _is_tensor(answer):
-        return False, "Work it out by hand and type the numbers as a list, e.g. [0.5, 1.0, 1.5]."
-    if _close(answer, [1.0, 4.0, 9.0]):
-        return True, "The 3 from 3x² and the 1/3 from the mean cancel: the gradient is x²."
-    if _close(answer, [3.0, 12.0, 27.0]):
-        return False, "That is the derivative of sum(x³). The mean also divides by 3 elements."
-    if _close(answer, [1.0, 2.0, 3.0]) or _close(answer, [0.5, 1.0, 1.5]):
-        return (
-            False,
-            "That looks like the gradient of a square. Here each x is cubed: d/dx x³ = 3x².",
+        return False, say(
+            "Work it out by hand and type the numbers as a list, e.g. [0.5, 1.0, 1.5].",
+            "请手算,然后把数字写成列表,比如 [0.5, 1.0, 1.5]。",
         )
-    return False, "out = (x₁³ + x₂³ + x₃³) / 3. Differentiate with respect to each xᵢ."
+    if _close(answer, [1.0, 4.0, 9.0]):
+        return True, say(
+            "The 3 from 3x² and the 1/3 from the mean cancel: the gradient is x².",
+            "3x² 里的 3 和平均值的 1/3 抵消了:梯度就是 x²。",
+        )
+    if _close(answer, [3.0, 12.0, 27.0]):
+        return False, say(
+            "That is the derivative of sum(x³). The mean also divides by 3 elements.",
+            "这是 sum(x³) 的导数。mean 还要除以元素个数 3。",
+        )
+    if _close(answer, [1.0, 2.0, 3.0]) or _close(answer, [0.5, 1.0, 1.5]):
+        return False, say(
+            "That looks like the gradient of a square. Here each x is cubed: d/dx x³ = 3x².",
+            "这像是平方的梯度。这里每个 x 是三次方:d/dx x³ = 3x²。",
+        )
+    return False, say(
+        "out = (x₁³ + x₂³ + x₃³) / 3. Differentiate with respect to each xᵢ.",
+        "out = (x₁³ + x₂³ + x₃³) / 3。对每个 xᵢ 求导。",
+    )
 
 
-@exercise("accumulate")
-def _accumulate(answer):
-    try:
-        value = float(np.asarray(_values(answer), dtype=float).ravel()[0])
-    except (TypeError, ValueError, IndexError):
-        return False, "Answer with a number."
-    if abs(value - 9.0) < 1e-6:
-        return True, "Each pass adds 3 to w.grad: 3 + 3 + 3."
-    if abs(value - 3.0) < 1e-6:
-        return False, "That is the gradient of one pass. Nothing resets w.grad between the passes."
-    return (
-        False,
-        "The gradient of (w * 3) with respect to w is 3. What happens to w.grad each pass?",
+@exercise("vjp")
+def _vjp(answer):
+    if _is_tensor(answer) and answer.requires_grad:
+        return False, say(
+            "Answer with the numbers of x.grad, not with a tensor that requires grad.",
+            "请回答 x.grad 里的数字,而不是一个 requires grad 的张量。",
+        )
+    if _close(answer, [2.0, 0.0, -6.0]):
+        return True, say(
+            "Each egg's local derivative 2x, weighted by v: x.grad = v * 2x, the product vᵀJ.",
+            "每个鸡蛋的局部导数 2x,再乘上权重 v:x.grad = v * 2x,也就是 vᵀJ。",
+        )
+    if _close(answer, [2.0, 4.0, 6.0]):
+        return False, say(
+            "That is the gradient with v = [1, 1, 1]. Here v weights each output differently.",
+            "这是 v = [1, 1, 1] 时的梯度。这里 v 给每个输出的权重不一样。",
+        )
+    if _close(answer, [1.0, 0.0, -1.0]):
+        return False, say(
+            "That is v itself. Each weight still multiplies the derivative of y = x * x.",
+            "这就是 v 本身。每个权重还要乘上 y = x * x 的导数。",
+        )
+    return False, say(
+        "yᵢ = xᵢ², so dyᵢ/dxᵢ = 2xᵢ, and backward(gradient=v) gives vᵢ · 2xᵢ for each egg.",
+        "yᵢ = xᵢ²,所以 dyᵢ/dxᵢ = 2xᵢ;backward(gradient=v) 给每个鸡蛋的是 vᵢ · 2xᵢ。",
     )
 
 
 @exercise("zero-grad")
 def _zero_grad(answer):
     if not _is_tensor(answer):
-        return False, "Pass w itself to check(...)."
+        return False, say("Pass w itself to check(...).", "把 w 本身传给 check(...)。")
     if answer.grad is None:
-        return False, "w.grad is None: did the loop run backward()?"
-    g = answer.grad.tolist()
-    if _close(answer.grad, [4.0]):
-        return True, "w.grad holds the gradient of the last pass only: 2w = 4."
-    if _close(answer.grad, [12.0]):
-        return False, (
-            "w.grad is 12: three passes of 4 added up. Replace the ... with a line that resets "
-            "the gradient before backward(): w.grad = None. (w.grad.zero_() fails on the first "
-            "pass, when w.grad is still None.)"
+        return False, say(
+            "w.grad is None: did the loop run backward()?",
+            "w.grad 是 None:循环里运行 backward() 了吗?",
         )
-    return False, f"w.grad is {g}; after the loop it should be the gradient of one pass, 2w."
+    if _close(answer.grad, [4.0]):
+        return True, say(
+            "w.grad holds the gradient of the last pass only: 2w = 4.",
+            "w.grad 里只有最后一次的梯度:2w = 4。",
+        )
+    if _close(answer.grad, [12.0]):
+        return False, say(
+            "w.grad is 12: three passes of 4 added up. Your line must empty the gradient "
+            "before each backward(); mind the first pass, when w.grad is still None.",
+            "w.grad 是 12:三次的 4 加在了一起。你的那一行要在每次 backward() 之前清空梯度;"
+            "注意第一次循环时 w.grad 还是 None。",
+        )
+    return False, say(
+        f"w.grad is {answer.grad.tolist()}; after the loop it should be the gradient of one "
+        "pass, 2w.",
+        f"w.grad 是 {answer.grad.tolist()};循环结束后它应该只是一次的梯度,2w。",
+    )
 
 
 # -- lesson 3: getting the eggs out ------------------------------------------------------------
 
 
-@exercise("to-numpy")
-def _to_numpy(answer, weights=None):
+def _numpy_the_recommended_way(answer, tensor, source: str, hint_tensor: str) -> tuple:
     if _is_tensor(answer):
-        return False, "That is still a tensor. Add .numpy() at the end."
+        return False, say(
+            "That is still a tensor. matplotlib and numpy want a numpy array.",
+            "这还是张量。matplotlib 和 numpy 要的是 numpy 数组。",
+        )
     if not isinstance(answer, np.ndarray):
-        return False, f"Your answer is a {type(answer).__name__}, not a numpy array."
-    if answer.tolist() != [0.5, -1.5]:
-        return False, f"The values should be [0.5, -1.5]; yours are {answer.tolist()}."
-    if weights is not None and not _shares_memory_with(answer, weights):
-        return False, "That is a copy. .detach().numpy() gives the same memory, without copying."
-    return True, "weights.detach().numpy() shares memory with weights."
+        return False, say(
+            f"Your answer is a {_type(answer)}, not a numpy array.",
+            f"你的答案是 {_type(answer)},不是 numpy 数组。",
+        )
+    if tensor is not None:
+        if answer.shape != tuple(tensor.shape) or not _close(answer, tensor):
+            return False, say(
+                f"Those are not the values of {hint_tensor}.",
+                f"这些不是 {hint_tensor} 里的值。",
+            )
+        if not _shares_memory_with(answer, tensor):
+            return False, say(
+                "That is a copy. Take out the same eggs, without copying.",
+                "这是复制品。要拿出的是同一批鸡蛋,不复制。",
+            )
+    if _through_data(source):
+        return False, say(
+            "That works, through .data: the door autograd cannot watch. "
+            "The recommended door is the other one.",
+            "这样能用,但走的是 .data:自动求导看不见的那扇门。推荐的是另一扇门。",
+        )
+    return True, say(
+        f"{hint_tensor}.detach().numpy() shares memory with {hint_tensor}.",
+        f"{hint_tensor}.detach().numpy() 和 {hint_tensor} 共用内存。",
+    )
+
+
+@exercise("to-numpy", source=True)
+def _to_numpy(answer, weights=None, source=""):
+    return _numpy_the_recommended_way(answer, weights, source, "weights")
 
 
 @exercise("shared-eggs")
 def _shared_eggs(answer):
     if _close_scalar(answer, 7.0):
-        return True, "arr and weights are the same eggs: changing one changes the other."
+        return True, say(
+            "arr and weights are the same eggs: changing one changes the other.",
+            "arr 和 weights 是同一批鸡蛋:改了一个,另一个也跟着变。",
+        )
     if _close_scalar(answer, -1.5):
-        return False, ".numpy() does not copy. arr and weights share their memory."
-    return False, "arr[1] = 7.0 wrote into the memory that weights uses too."
+        return False, say(
+            ".numpy() does not copy. arr and weights share their memory.",
+            ".numpy() 不复制。arr 和 weights 共用同一块内存。",
+        )
+    return False, say(
+        "arr[1] = 7.0 wrote into the memory that weights uses too.",
+        "arr[1] = 7.0 写进的那块内存,weights 也在用。",
+    )
 
 
 @exercise("safe-way")
 def _safe_way(answer):
     text = str(answer).strip().strip(".()").lower()
     if text == "detach":
-        return True, ".detach() shares the version counter, so autograd notices in-place changes."
-    if text == "data":
-        return (
-            False,
-            ".data hides in-place changes from autograd: the gradient can be silently wrong.",
+        return True, say(
+            ".detach() shares the version counter, so autograd notices in-place changes.",
+            ".detach() 共用版本计数器,所以自动求导能发现原地修改。",
         )
-    return False, 'Answer with "data" or "detach".'
+    if text == "data":
+        return False, say(
+            ".data hides in-place changes from autograd: the gradient can be silently wrong.",
+            ".data 让自动求导看不到原地修改:梯度可能悄悄地算错。",
+        )
+    return False, say('Answer with "data" or "detach".', '回答 "data" 或 "detach"。')
 
 
 # -- lesson 4: from tensors to plots -----------------------------------------------------------
@@ -279,72 +494,103 @@ def _safe_way(answer):
 @exercise("slope")
 def _slope(answer):
     if _close_scalar(answer, 4.75):
-        return True, "3 · 1.5² - 2 = 4.75, and autograd agrees."
+        return True, say(
+            "3 · 1.5² - 2 = 4.75, and autograd agrees.",
+            "3 · 1.5² - 2 = 4.75,自动求导的结果也一样。",
+        )
     if _close_scalar(answer, 0.375):
-        return False, "That is f(1.5), the value. The slope is the gradient: call backward()."
-    return False, (
-        "Make x = minigrad.tensor(1.5, requires_grad=True), compute f = x**3 - 2*x, "
-        "call f.backward() and read x.grad."
+        return False, say(
+            "That is f(1.5), the value. The slope is the gradient: call backward().",
+            "这是函数值 f(1.5)。斜率是梯度:调用 backward()。",
+        )
+    return False, say(
+        "Put x = 1.5 in a basket, compute f from it, call backward() and read x.grad.",
+        "把 x = 1.5 放进篮子,用它算出 f,调用 backward(),再读 x.grad。",
     )
 
 
-@exercise("plot-ready")
-def _plot_ready(answer, pred=None):
-    if _is_tensor(answer):
-        return False, "That is still a tensor. matplotlib wants numpy: add .numpy()."
-    if not isinstance(answer, np.ndarray):
-        return False, f"Your answer is a {type(answer).__name__}, not a numpy array."
-    if pred is not None:
-        if answer.shape != tuple(pred.shape) or not _close(answer, pred):
-            return False, "Those are not the values of pred."
-        if not _shares_memory_with(answer, pred):
-            return False, "That is a copy. pred.detach().numpy() gives the same memory."
-    return True, "pred.detach().numpy() is ready for plt.plot."
+@exercise("plot-ready", source=True)
+def _plot_ready(answer, pred=None, source=""):
+    return _numpy_the_recommended_way(answer, pred, source, "pred")
 
 
 @exercise("learning-rate")
 def _learning_rate(answer):
     text = str(answer).strip().strip('"').lower()
     if text in ("up", "grows", "increases", "explodes", "diverges"):
-        return True, "Each step overshoots the minimum by more than it started: the loss explodes."
+        return True, say(
+            "Each step overshoots the minimum by more than it started: the loss explodes.",
+            "每一步都冲过了最低点,而且越冲越远:损失爆炸了。",
+        )
     if text in ("down", "shrinks", "decreases"):
-        return False, "Run it: w, b, losses = fit(lr=1.5, steps=20), then print(losses[-3:])."
-    return False, 'Answer with "down" or "up".'
+        return False, say(
+            "Run it: w, b, losses = fit(lr=1.5, steps=20), then print(losses[-3:]).",
+            "运行一下:w, b, losses = fit(lr=1.5, steps=20),再 print(losses[-3:])。",
+        )
+    return False, say('Answer with "down" or "up".', '回答 "down" 或 "up"。')
 
 
 # -- lesson 5: train, save, load -----------------------------------------------------------------
 
 
-@exercise("param-count")
-def _param_count(answer):
-    if _close_scalar(answer, 49, tol=0):
-        return (
-            True,
-            "16 + 16 + 16 + 1 = 49 numbers: "
-            "the same as sum(p.numel() for p in model.parameters()).",
+@exercise("freeze")
+def _freeze(answer):
+    if not isinstance(answer, minigrad.nn.Module):
+        return False, say("Pass the model, tuned, to check(...).", "把模型 tuned 传给 check(...)。")
+    flags = {name: p.requires_grad for name, p in answer.named_parameters()}
+    if sorted(flags) != ["hidden.bias", "hidden.weight", "out.bias", "out.weight"]:
+        return False, say("tuned should be a SineNet.", "tuned 应该是一个 SineNet。")
+    hidden = [flags["hidden.weight"], flags["hidden.bias"]]
+    out = [flags["out.weight"], flags["out.bias"]]
+    if not any(out):
+        return False, say(
+            "Nothing can learn now: the last layer, out, must keep requires_grad=True.",
+            "现在什么都学不了了:最后一层 out 必须保留 requires_grad=True。",
         )
-    if _close_scalar(answer, 32, tol=0) or _close_scalar(answer, 33, tol=0):
-        return False, "Count the biases too: hidden.bias has 16 numbers, out.bias 1."
-    return (
-        False,
-        "Multiply out each shape: (16, 1) is 16 numbers, (16,) is 16, (1, 16) is 16, (1,) is 1.",
+    if not all(out):
+        return False, say(
+            "Only part of out still learns: keep both its weight and its bias.",
+            "out 只剩一部分在学:它的 weight 和 bias 都要保留。",
+        )
+    if any(hidden):
+        still = [n for n in ("hidden.weight", "hidden.bias") if flags[n]]
+        return False, say(
+            f"{' and '.join(still)} still requires grad: every parameter of tuned.hidden "
+            "must be frozen.",
+            f"{' 和 '.join(still)} 仍然 requires grad:tuned.hidden 的每个参数都要冻结。",
+        )
+    return True, say(
+        "Only out.weight and out.bias will get gradients; the hidden layer stays as trained.",
+        "只有 out.weight 和 out.bias 会得到梯度;隐藏层保持训练好的样子。",
     )
 
 
 @exercise("restore")
 def _restore(answer, trained=None):
     if not isinstance(answer, minigrad.nn.Module):
-        return False, "Pass the model, another, to check(...)."
+        return False, say(
+            "Pass the model, another, to check(...).", "把模型 another 传给 check(...)。"
+        )
     if trained is None:
-        return False, "check needs the trained model too: check('restore', another, model)."
+        return False, say(
+            "check needs the trained model too: check('restore', another, model).",
+            "check 还需要训练好的模型:check('restore', another, model)。",
+        )
     mine, theirs = answer.state_dict(), trained.state_dict()
     if list(mine) != list(theirs):
-        return False, "another should be a SineNet, like the trained model."
+        return False, say(
+            "another should be a SineNet, like the trained model.",
+            "another 应该和训练好的模型一样,是一个 SineNet。",
+        )
     if all(minigrad.equal(mine[k], theirs[k]) for k in mine):
-        return True, "another now predicts exactly what the trained model predicts."
-    return (
-        False,
-        "another still has its random weights. Try another.load_state_dict(minigrad.load(PATH)).",
+        return True, say(
+            "another now predicts exactly what the trained model predicts.",
+            "现在 another 的预测和训练好的模型一模一样。",
+        )
+    return False, say(
+        "another still has its random weights. Load the file PATH into it, as the lesson "
+        "did for fresh.",
+        "another 还是随机的权重。像课上对 fresh 做的那样,把文件 PATH 加载进去。",
     )
 
 
@@ -352,19 +598,34 @@ def _restore(answer, trained=None):
 def _step_order(answer):
     text = "".join(ch for ch in str(answer).upper() if ch.isalpha())
     if sorted(text) != list("ABCD"):
-        return False, 'Use each of the four letters once, e.g. "ABCD".'
+        return False, say(
+            'Use each of the four letters once, e.g. "ABCD".',
+            '四个字母各用一次,比如 "ABCD"。',
+        )
     if text in ("CDBA", "DCBA"):
-        return True, "Forget old gradients before backward, compute the loss, backward, then step."
+        return True, say(
+            "Forget old gradients before backward, compute the loss, backward, then step.",
+            "先在 backward 之前忘掉旧梯度,算损失,backward,最后 step。",
+        )
     if text == "DBAC":
-        return (
-            True,
+        return True, say(
             "Zeroing after each step works too: every backward() starts from empty gradients.",
+            "每次 step 之后再清零也可以:每次 backward() 都从空的梯度开始。",
         )
     if text.index("A") < text.index("B"):
-        return False, "step() uses the gradients, so backward() must come before it."
+        return False, say(
+            "step() uses the gradients, so backward() must come before it.",
+            "step() 要用到梯度,所以 backward() 必须在它前面。",
+        )
     if text.index("B") < text.index("D"):
-        return False, "backward() needs a loss to start from: compute it first."
-    return False, "zero_grad() must come before backward(), or old gradients pile up (lesson 2)."
+        return False, say(
+            "backward() needs a loss to start from: compute it first.",
+            "backward() 要从损失出发:先把损失算出来。",
+        )
+    return False, say(
+        "zero_grad() must come before backward(), or old gradients pile up (lesson 2).",
+        "zero_grad() 必须在 backward() 之前,否则旧梯度会累加起来(第 2 课)。",
+    )
 
 
 # -- lesson 6: inside minigrad -----------------------------------------------------------------
@@ -376,41 +637,57 @@ def _order(answer):
         # name() says "minigrad::autograd::AccumulateGrad"; the short name counts too
         names = [str(n).rsplit("::", 1)[-1] for n in answer]
     except TypeError:
-        return False, "Answer with a list of node names, e.g. ['MulBackward0', 'AccumulateGrad']."
+        return False, say(
+            "Answer with a list of node names, e.g. ['MulBackward0', 'AccumulateGrad'].",
+            "用节点名字的列表回答,比如 ['MulBackward0', 'AccumulateGrad']。",
+        )
     expected = ["AddBackward0", "MulBackward0", "AccumulateGrad"]
     if names == expected:
-        return True, "AccumulateGrad waits until both of its gradients have arrived."
+        return True, say(
+            "AccumulateGrad waits until both of its gradients have arrived.",
+            "AccumulateGrad 会等到它的两份梯度都到了才运行。",
+        )
     if sorted(names) != sorted(expected):
-        return False, (
+        return False, say(
             "The graph has three nodes: AddBackward0 (q), MulBackward0 (p) and the "
-            "AccumulateGrad of a. Put each once, in the order backward runs them."
+            "AccumulateGrad of a. Put each once, in the order backward runs them.",
+            "这个图有三个节点:AddBackward0(q)、MulBackward0(p)和 a 的 AccumulateGrad。"
+            "每个写一次,按 backward 运行它们的顺序排好。",
         )
     if names.index("AccumulateGrad") < names.index("MulBackward0"):
-        return False, (
+        return False, say(
             "AccumulateGrad gets gradient from two nodes. It must wait until MulBackward0 has "
-            "sent its part."
+            "sent its part.",
+            "AccumulateGrad 从两个节点收到梯度。它必须等 MulBackward0 把它那份送到。",
         )
-    return False, "backward starts from the node that made q."
+    return False, say(
+        "backward starts from the node that made q.",
+        "backward 从产生 q 的那个节点开始。",
+    )
 
 
 @exercise("cube")
 def _cube(answer):
     Function = minigrad.autograd.Function
     if not (inspect.isclass(answer) and issubclass(answer, Function)):
-        return False, "Pass your class, Cube, to check(...)."
+        return False, say(
+            "Pass your class, MyCube, to check(...).", "把你的类 MyCube 传给 check(...)。"
+        )
     x = minigrad.tensor([1.0, -2.0, 0.5], dtype=minigrad.float64, requires_grad=True)
     y = answer.apply(x)
     if not _close(y, [1.0, -8.0, 0.125]):
-        return False, "forward should return x ** 3."
+        return False, say("forward should return x ** 3.", "forward 应该返回 x ** 3。")
     grad = answer.backward(y.grad_fn, minigrad.ones(3, dtype=minigrad.float64))
     if grad is ...:
         raise _NotAttempted
     if not minigrad.autograd.gradcheck(answer.apply, (x,), raise_exception=False):
-        return False, (
-            "gradcheck disagrees with your backward. The derivative of x³ is 3x², and backward "
-            "must multiply it by the incoming grad."
+        return False, say(
+            "gradcheck disagrees with your backward. What is the derivative of x³? And backward "
+            "must multiply it by the incoming grad.",
+            "gradcheck 和你的 backward 不一致。x³ 的导数是什么?"
+            "另外 backward 还要乘上传进来的 grad。",
         )
-    return True, "gradcheck agrees with your backward."
+    return True, say("gradcheck agrees with your backward.", "gradcheck 认可你的 backward。")
 
 
 @exercise("where")
@@ -420,8 +697,11 @@ def _where(answer):
         text = text[:-3]
     text = text.replace("/", ".")
     if text.endswith("minigrad.ops.unary"):
-        return True, "Sigmoid lives in minigrad/ops/unary.py, with the other one-input ops."
-    return (
-        False,
+        return True, say(
+            "Sigmoid lives in minigrad/ops/unary.py, with the other one-input ops.",
+            "Sigmoid 在 minigrad/ops/unary.py 里,和其他单输入的运算放在一起。",
+        )
+    return False, say(
         "Use the inspection cell above on minigrad.sigmoid(x).grad_fn, and read __module__.",
+        "用上面那个查看用的单元格看 minigrad.sigmoid(x).grad_fn,读它的 __module__。",
     )

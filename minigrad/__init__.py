@@ -61,7 +61,9 @@ from ._functions.arithmetic import (
     relu,
     remainder,
     rsub,
+    sgn,
     sigmoid,
+    sign,
     sin,
     sqrt,
     sub,
@@ -86,6 +88,7 @@ from ._functions.shape import clone, flatten, permute, reshape, squeeze, t, tran
 from ._legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
 from ._random import manual_seed, rand, rand_like, randint, randn, randn_like
+from .autograd import functional as _autograd_functional  # noqa: F401 - above the ops
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import as_tensor, from_numpy, tensor

@@ -170,3 +170,30 @@ class Size(tuple):
 
 for _cls in (dtype, device, Size):  # they print as minigrad.Size, like torch.Size
     _cls.__module__ = "minigrad"
+
+
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+def promote_zero_dim(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """PyTorch's rule for a 0-d tensor beside a dimensioned one (numpy has no such rule).
+
+    A 0-d tensor does not raise the dtype of a dimensioned tensor within its category
+    (bool < integer < float): ``ones(2) * tensor(2., dtype=float64)`` is float32. Of a higher
+    category, its dtype wins: ``ones(2, dtype=int64) * tensor(2.)`` is float32, where numpy
+    would say float64. Both operands come back in the result dtype.
+    """
+    zero, dims = (a, b) if a.ndim == 0 else (b, a)
+    if _CATEGORY[zero.dtype.kind] <= _CATEGORY[dims.dtype.kind]:
+        zero = zero.astype(dims.dtype)
+    else:
+        dims = dims.astype(zero.dtype)
+    return (zero, dims) if a.ndim == 0 else (dims, zero)
+
+
+def as_float(a: np.ndarray) -> np.ndarray:
+    """Floating-point functions of bool or integer tensors compute in the default dtype.
+
+    numpy would give float16 for ``exp`` of a bool or int8 array; PyTorch gives float32.
+    """
+    return a if a.dtype.kind == "f" else a.astype(_default[0].numpy)

@@ -16,6 +16,8 @@ import numpy as np
 from . import _dtypes
 from ._dtypes import Size, dtype
 from ._factories import _size
+from ._functions._args import _overloads
+from ._typename import type_name
 from .creation import _to_array
 from .tensor import Tensor, new_tensor
 
@@ -54,7 +56,25 @@ class _LegacyTensorType(type):
 
     _dtype: dtype
 
-    def __call__(cls, *args: Any) -> Tensor:
+    def __call__(cls, *args: Any, device: Any = None, **kwargs: Any) -> Tensor:
+        if kwargs:  # FloatTensor(data, requires_grad=True): PyTorch refuses it
+            got = ", ".join(
+                [type_name(a) for a in args] + [f"{k}={type_name(v)}" for k, v in kwargs.items()]
+            )
+            raise _overloads(
+                "new",
+                got,
+                (
+                    "(*, minigrad.device device = None)\n      didn't match because some of the "
+                    f"keywords were incorrect: {', '.join(kwargs)}",
+                    "(minigrad.Storage storage)",
+                    "(Tensor other)",
+                    "(tuple of ints size, *, minigrad.device device = None)",
+                    "(object data, *, minigrad.device device = None)",
+                ),
+            )
+        if device is not None and str(device) != "cpu":
+            raise RuntimeError(f"minigrad only has the 'cpu' device, not {device!r}")
         return legacy_new(Tensor, cls._dtype, args)
 
     def __instancecheck__(cls, instance: object) -> bool:

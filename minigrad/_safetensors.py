@@ -131,6 +131,7 @@ def read(
     A missing path raises FileNotFoundError; anything wrong inside the file raises
     :class:`UnsafeOrCorruptFileError`.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     name = name_of(path_or_file)
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         with open(path_or_file, "rb") as f:

@@ -33,13 +33,15 @@ from ._functions.arithmetic import (
     relu,
     remainder,
     rsub,
+    sgn,
     sigmoid,
+    sign,
     sin,
     sqrt,
     sub,
     tanh,
 )
-from ._functions.comparison import _all, _any, _compare, _logical, allclose, isclose
+from ._functions.comparison import _all, _any, _bitwise, _compare, _invert, allclose, isclose
 from ._functions.joining import _iter, unbind, where
 from ._functions.linalg import dot, matmul, mm, mv
 from ._functions.reduction import (
@@ -52,6 +54,7 @@ from ._functions.reduction import (
     softmax,
     std,
     sum,
+    sum_to_size,
     var,
 )
 from ._functions.shape import (
@@ -78,7 +81,7 @@ from .ops import arithmetic as A
 from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import unary as U
-from .tensor import Tensor, new_tensor
+from .tensor import Tensor
 
 
 def _binary(op):
@@ -230,10 +233,13 @@ METHODS: dict[str, Any] = {
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
+    "sign": sign,
+    "sgn": sgn,
     "clamp": clamp,
     "clip": clamp,
     # reductions
     "sum": sum,
+    "sum_to_size": sum_to_size,
     "mean": mean,
     "max": max,
     "min": min,
@@ -290,12 +296,17 @@ METHODS: dict[str, Any] = {
     "le": _compare(np.less_equal),
     "gt": _compare(np.greater),
     "ge": _compare(np.greater_equal),
-    "__and__": _logical(np.logical_and),
-    "__or__": _logical(np.logical_or),
-    "__xor__": _logical(np.logical_xor),
-    "__invert__": lambda self: new_tensor(
-        np.logical_not(self._data) if self._data.dtype == bool else np.invert(self._data)
-    ),
+    "__and__": _bitwise(np.bitwise_and, "bitwise_and"),
+    "__or__": _bitwise(np.bitwise_or, "bitwise_or"),
+    "__xor__": _bitwise(np.bitwise_xor, "bitwise_xor"),
+    "__rand__": _bitwise(np.bitwise_and, "bitwise_and"),
+    "__ror__": _bitwise(np.bitwise_or, "bitwise_or"),
+    "__rxor__": _bitwise(np.bitwise_xor, "bitwise_xor"),
+    "bitwise_and": _bitwise(np.bitwise_and, "bitwise_and"),
+    "bitwise_or": _bitwise(np.bitwise_or, "bitwise_or"),
+    "bitwise_xor": _bitwise(np.bitwise_xor, "bitwise_xor"),
+    "__invert__": _invert,
+    "bitwise_not": _invert,
     "allclose": allclose,
     "isclose": isclose,
     "all": _all,

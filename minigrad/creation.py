@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _dtypes
 from ._dtypes import dtype, from_numpy_dtype, to_numpy_dtype
+from ._typename import type_name
 from .tensor import Tensor, new_tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy"]
@@ -170,12 +171,13 @@ def _nested_arrays(data: Any) -> Any:
 def _check_requires_grad(name: str, requires_grad: Any) -> bool:
     if not isinstance(requires_grad, bool):
         raise TypeError(
-            f"{name}(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}"
+            f"{name}(): argument 'requires_grad' must be bool, not {type_name(requires_grad)}"
         )
     return requires_grad
 
 
 def _finish(array: np.ndarray, requires_grad: bool, name: str) -> Tensor:
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     _check_requires_grad(name, requires_grad)
     if requires_grad and array.dtype.kind != "f":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
@@ -186,6 +188,7 @@ def tensor(
     data: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (nested lists, numbers, numpy arrays)."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."

@@ -77,6 +77,7 @@ def save(obj: Any, f: FileLike) -> None:
     Anything that is not a tensor, dict, list, tuple, str, int, float, bool or None raises a
     TypeError naming where it is, before anything is written.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     if _is_flat_state_dict(obj):
         arrays = {key: _array_of(t, [key]) for key, t in obj.items()}
         metadata = {"format": "pt"}
@@ -201,6 +202,7 @@ def load(f: FileLike, map_location: Any = None, weights_only: bool = True) -> An
     unpickles, so loading is always as safe as PyTorch's ``weights_only=True``.
     A missing path raises FileNotFoundError; an invalid file, UnsafeOrCorruptFileError.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     if map_location not in (None, "cpu"):
         raise RuntimeError(
             f"minigrad only has the 'cpu' device; map_location must be None or 'cpu', "

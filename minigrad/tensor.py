@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _dtypes, _printing
 from ._dtypes import Size, dtype, from_numpy_dtype
+from ._typename import type_name
 
 __all__ = ["Tensor", "new_tensor"]
 
@@ -67,6 +68,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if type(value) is not bool:
+            raise RuntimeError("requires_grad must be a bool")
         if self._grad_fn is not None:
             message = "you can only change requires_grad flags of leaf variables."
             if not value:
@@ -82,6 +85,11 @@ class Tensor:
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if type(requires_grad) is not bool:
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type_name(requires_grad)}"
+            )
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and self._grad_fn is not None:

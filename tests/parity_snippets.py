@@ -1800,3 +1800,7 @@ _EDGES: dict[str, str] = {
     """,
 }
 SNIPPETS.update(_EDGES)
+
+from parity_reproducers import REPRODUCERS  # noqa: E402 - issue 8's reproducers, same harness
+
+SNIPPETS.update(REPRODUCERS)

@@ -134,3 +134,11 @@ def clamp(input, min=None, max=None):  # noqa: A002
 
 
 clip = clamp
+
+
+def sign(input):
+    return U.Sign.apply(input)
+
+
+def sgn(input):
+    return U.Sgn.apply(input)

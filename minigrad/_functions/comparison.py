@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ops._common import broadcast_shapes
+from .._dtypes import get_default_dtype, promote_zero_dim
+from ..ops._common import LEGACY_NAMES, broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from ._args import _operand
 
@@ -29,12 +30,41 @@ def _compare(ufunc):
     return method
 
 
-def _logical(ufunc):
+def _bitwise(ufunc, name: str):
+    """``&``, ``|``, ``^``: bitwise on integers, logical on bools; floats are refused."""
+
     def method(self, other):
+        other = _operand(other)
+        if other is None:
+            return NotImplemented
+        a = self._data
         b = other._data if isinstance(other, Tensor) else other
-        return new_tensor(np.asarray(ufunc(self._data, b)))
+        if type(b) is np.ndarray and a.dtype != b.dtype and (a.ndim == 0) != (b.ndim == 0):
+            a, b = promote_zero_dim(a, b)
+        result = np.result_type(a, b)
+        if result.kind == "f":
+            floats = [x.dtype for x in (a, b) if type(x) is np.ndarray and x.dtype.kind == "f"]
+            result = np.result_type(*floats) if floats else get_default_dtype().numpy
+            raise NotImplementedError(
+                f"\"{name}_cpu\" not implemented for '{LEGACY_NAMES[result]}'"
+            )
+        try:
+            return new_tensor(np.asarray(ufunc(a, b)))
+        except ValueError:
+            broadcast_shapes(np.shape(a), np.shape(b))
+            raise
 
     return method
+
+
+def _invert(self):
+    """``~x``: logical not of bools, bitwise not of integers."""
+    a = self._data
+    if a.dtype.kind == "f":
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return new_tensor(np.asarray(np.invert(a)))
 
 
 def equal(input, other) -> bool:

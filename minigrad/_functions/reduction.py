@@ -10,11 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import reduction as R
+from ..ops import shape as S
 from ..tensor import Tensor, new_tensor, wrap_dim
+from ._args import _dims_arg
 from .arithmetic import maximum, minimum
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+    if dim is not None and type(dim) is not int:
+        dim = _dims_arg("sum", dim)
     if dtype is not None:
         input = input.to(dtype)
     if dim is None and not keepdim:
@@ -23,6 +27,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
+    if dim is not None and type(dim) is not int:
+        dim = _dims_arg("mean", dim)
     if dtype is not None:
         input = input.to(dtype)
     if dim is None and not keepdim:
@@ -139,3 +145,17 @@ def log_softmax(input, dim=_NO_DIM, dtype=None):
     if dim is _NO_DIM:
         raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
     return R.LogSoftmax.apply(input if dtype is None else input.to(dtype), dim)
+
+
+def sum_to_size(input, *size):
+    """Sum the dimensions that broadcasting would have expanded, down to ``size``."""
+    shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
+    have = tuple(input._data.shape)
+    lead = len(have) - len(shape)
+    if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, have[lead:])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
+    dims = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and have[i + lead] != 1
+    )
+    out = R.SumDim.apply(input, dims, True) if dims else input
+    return S.View.apply(out, shape) if lead else out

@@ -10,19 +10,35 @@ import warnings
 
 from .._dtypes import dtype, to_numpy_dtype
 from .._legacy import dtype_of_legacy
+from .._typename import type_name
 from ..ops import shape as S
 from ..tensor import Tensor, new_tensor, wrap_dim
-from ._args import _shape_args
+from ._args import _check_ints, _is_int, _overloads, _shape_args
 
 
 def view(input, *shape):
-    if len(shape) == 1 and isinstance(shape[0], dtype):
-        raise NotImplementedError("minigrad does not reinterpret memory as another dtype")
-    return S.View.apply(input, _shape_args(shape))
+    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
+        if isinstance(shape[0], dtype):
+            raise NotImplementedError("minigrad does not reinterpret memory as another dtype")
+        if not _is_int(shape[0]):
+            got = type_name(shape[0])
+            why = f"      didn't match because some of the arguments have invalid types: (!{got}!)"
+            raise _overloads(
+                "view", got, (f"(minigrad.dtype dtype)\n{why}", f"(tuple of ints size)\n{why}")
+            )
+    shape = _shape_args(shape)
+    _check_ints("view", "size", shape)
+    return S.View.apply(input, shape)
 
 
 def reshape(input, *shape):
+    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)) and not _is_int(shape[0]):
+        raise TypeError(
+            "reshape(): argument 'shape' (position 1) must be tuple of ints, not "
+            f"{type_name(shape[0])}"
+        )
     shape = _shape_args(shape)
+    _check_ints("reshape", "shape", shape)
     try:
         return S.View.apply(input, shape)
     except RuntimeError as e:

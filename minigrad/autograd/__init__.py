@@ -10,7 +10,7 @@ from .anomaly_mode import (
 from .engine import backward, grad
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .gradcheck import gradcheck
+from .gradcheck import gradcheck, gradgradcheck
 from .variable import Variable
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "backward",
     "grad",
     "gradcheck",
+    "gradgradcheck",
     "graph",
     "no_grad",
     "enable_grad",

@@ -8,6 +8,11 @@ the sum of the gradients sent to it, runs its backward, and passes one gradient
 along each edge. It is a loop with an explicit heap, never recursion, so a
 100,000-op chain is fine.
 
+With ``create_graph=True`` the same walk passes Tensors instead of arrays, with
+grad mode on: each node's backward (``node._run_graph``) records the operations
+it makes, so the gradients that come out are in a graph of their own and can
+be differentiated again (see ``minigrad/ops/namespace.py``).
+
 ``execution_order`` is the same walk with no gradients (nothing runs), so the
 order it predicts is the order backward uses. Observers
 (``minigrad.autograd.graph``) can follow every step of a real pass; that is the
@@ -16,6 +21,7 @@ seam the graph widget uses, and the engine knows nothing else about it.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from heapq import heapify, heappop, heappush
 
@@ -24,6 +30,7 @@ import numpy as np
 from ..tensor import Tensor, new_tensor
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
+from .grad_mode import set_grad_enabled
 from .node import _FREED, AccumulateGrad, Node, accumulator_of
 
 __all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]
@@ -58,14 +65,24 @@ def run_backward(
     retain_graph: bool,
     capture: dict[Node, int] | None = None,
     order: list | None = None,
+    create_graph: bool = False,
 ) -> list:
     """Propagate gradients from ``roots`` (node, gradient) pairs through the graph.
 
     Without ``capture`` the gradients end in the leaves' ``.grad``. With it
     (``autograd.grad``), the gradient arriving at each captured node is returned
     instead and no leaf is touched. ``order``, if given, collects the nodes in
-    the order they run.
+    the order they run. With ``create_graph`` the gradients are Tensors.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
+    if create_graph:
+        with set_grad_enabled(True):
+            return _run(roots, retain_graph, capture, order, True)
+    return _run(roots, retain_graph, capture, order, False)
+
+
+def _run(roots, retain_graph, capture, order, graph: bool) -> list:
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     buffers: dict[Node, np.ndarray] = {}
     start: list[Node] = []
     for node, g in roots:
@@ -94,18 +111,22 @@ def run_backward(
                 if node._hooked:
                     grad = node._run_hooks(grad)
                 if capture is None:
-                    outs = node._run(grad)
+                    outs = node._run_graph(grad) if graph else node._run(grad)
                 else:
                     if node in capture:
                         captured[capture[node]] = grad
-                    outs = () if type(node) is AccumulateGrad else node._run(grad)
+                    if type(node) is AccumulateGrad:
+                        outs = ()
+                    else:
+                        outs = node._run_graph(grad) if graph else node._run(grad)
                 if nan_check:
-                    check_nan(node, outs)
+                    check_nan(node, _arrays(outs) if graph else outs)
                 if not retain_graph and node._saved is not None:
                     node._saved = _FREED  # what forward saved is gone: a second pass must fail
             if watchers:
+                seen = (_array(grad), _arrays(outs)) if graph else (grad, outs)
                 for w in watchers:
-                    w.on_node(node, grad, outs)
+                    w.on_node(node, *seen)
             for fn, g in zip(node._next, outs):
                 if fn is None:
                     continue
@@ -129,6 +150,15 @@ def run_backward(
     return captured
 
 
+def _array(g):
+    return g._data if isinstance(g, Tensor) else g
+
+
+def _arrays(outs: tuple) -> tuple:
+    """What observers and the nan check see under ``create_graph``: the arrays."""
+    return tuple([_array(g) for g in outs])
+
+
 def _root_node(t: Tensor, i: int) -> Node:
     if t._grad_fn is not None:
         return t._grad_fn
@@ -137,15 +167,21 @@ def _root_node(t: Tensor, i: int) -> Node:
     raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 
-def _root_grads(tensors: Sequence[Tensor], grads: Sequence | None) -> list[np.ndarray]:
-    """The starting gradients: ones for scalars, else the ones given, shape-checked."""
+def _root_grads(
+    tensors: Sequence[Tensor], grads: Sequence | None, create_graph: bool = False
+) -> list:
+    """The starting gradients: ones for scalars, else the ones given, shape-checked.
+
+    Under ``create_graph`` they are Tensors, and a given one keeps its own graph.
+    """
     result = []
     for i, t in enumerate(tensors):
         g = None if grads is None else grads[i]
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            result.append(np.ones(t._data.shape, t._data.dtype))
+            ones = np.ones(t._data.shape, t._data.dtype)
+            result.append(new_tensor(ones) if create_graph else ones)
             continue
         if not isinstance(g, Tensor):
             g = new_tensor(np.asarray(g, dtype=t._data.dtype))
@@ -154,7 +190,10 @@ def _root_grads(tensors: Sequence[Tensor], grads: Sequence | None) -> list[np.nd
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                 f"output[{i}] has a shape of {t.shape}."
             )
-        result.append(g._data.astype(t._data.dtype, copy=False))
+        if create_graph:
+            result.append(g if g._data.dtype == t._data.dtype else g.to(t.dtype))
+        else:
+            result.append(g._data.astype(t._data.dtype, copy=False))
     return result
 
 
@@ -172,6 +211,7 @@ def tensor_backward(
     inputs=None,
 ) -> None:
     """``t.backward()``: the common case (a scalar, no options) takes the short way."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     if gradient is None and inputs is None and not create_graph and t._grad_fn is not None:
         data = t._data
         if data.size != 1:
@@ -186,6 +226,24 @@ def tensor_backward(
     )
 
 
+_warned: list = []
+
+
+def _warn_reference_cycle() -> None:
+    """PyTorch's warning (once per process) for ``.backward(create_graph=True)``."""
+    if not _warned:
+        _warned.append(True)
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.",
+            UserWarning,
+            stacklevel=4,
+        )
+
+
 def backward(
     tensors,
     grad_tensors=None,
@@ -194,32 +252,31 @@ def backward(
     inputs=None,
 ) -> None:
     """Accumulate the gradients of ``tensors`` into the leaves' ``.grad``."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     tensors = _as_tuple(tensors)
     if create_graph:
-        raise NotImplementedError(
-            "minigrad does not build graphs of the backward pass (create_graph=True)"
-        )
+        _warn_reference_cycle()
     if grad_tensors is not None:
         grad_tensors = _as_tuple(grad_tensors)
     roots = [_root_node(t, i) for i, t in enumerate(tensors)]
-    grads = _root_grads(tensors, grad_tensors)
-    keep = bool(retain_graph)
+    grads = _root_grads(tensors, grad_tensors, create_graph)
+    keep = create_graph if retain_graph is None else bool(retain_graph)
     if inputs is None:
-        run_backward(list(zip(roots, grads)), keep)
+        run_backward(list(zip(roots, grads)), keep, create_graph=create_graph)
         return
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    found = _captured_grads(roots, grads, inputs, keep, allow_unused=True)
+    found = _captured_grads(roots, grads, inputs, keep, True, create_graph)
     done: set[int] = set()
     for t, g in zip(inputs, found):
         if g is not None and id(t) not in done:
             done.add(id(t))
             acc = AccumulateGrad(t)
-            acc._run(g)
+            acc._run_graph(g) if create_graph else acc._run(g)
 
 
-def _captured_grads(roots, grads, inputs, keep, allow_unused) -> list:
+def _captured_grads(roots, grads, inputs, keep, allow_unused, create_graph=False) -> list:
     capture: dict[Node, int] = {}
     where = []  # the same tensor may be asked for twice: one capture, two answers
     for t in inputs:
@@ -229,7 +286,7 @@ def _captured_grads(roots, grads, inputs, keep, allow_unused) -> list:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         node = t._grad_fn if t._grad_fn is not None else accumulator_of(t)
         where.append(capture.setdefault(node, len(capture)))
-    found = run_backward(list(zip(roots, grads)), keep, capture)
+    found = run_backward(list(zip(roots, grads)), keep, capture, create_graph=create_graph)
     found = [found[j] for j in where]
     if not allow_unused:
         for i, g in enumerate(found):
@@ -250,23 +307,32 @@ def grad(
     allow_unused: bool | None = None,
     materialize_grads: bool = False,
 ) -> tuple[Tensor | None, ...]:
-    """Return the gradients of ``outputs`` with respect to ``inputs``; ``.grad`` untouched."""
-    if create_graph:
-        raise NotImplementedError(
-            "minigrad does not build graphs of the backward pass (create_graph=True)"
-        )
+    """Return the gradients of ``outputs`` with respect to ``inputs``; ``.grad`` untouched.
+
+    With ``create_graph=True`` the gradients are in a graph (they have a grad_fn when
+    anything they depend on requires grad) and can be differentiated again;
+    ``retain_graph`` then defaults to True.
+    """
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     if grad_outputs is not None:
         grad_outputs = _as_tuple(grad_outputs)
     roots = [_root_node(t, i) for i, t in enumerate(outputs)]
-    grads = _root_grads(outputs, grad_outputs)
+    grads = _root_grads(outputs, grad_outputs, create_graph)
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, "
+            "but got: allow_unused=False."
+        )
     allow = bool(allow_unused) or materialize_grads
-    found = _captured_grads(roots, grads, inputs, bool(retain_graph), allow)
+    keep = create_graph if retain_graph is None else bool(retain_graph)
+    found = _captured_grads(roots, grads, inputs, keep, allow, create_graph)
     result = []
     for t, g in zip(inputs, found):
         if g is None:
             result.append(new_tensor(np.zeros_like(t._data)) if materialize_grads else None)
+        elif create_graph:
+            result.append(g if g._data.dtype == t._data.dtype else g.to(t.dtype))
         else:
             result.append(new_tensor(g.astype(t._data.dtype, copy=False)))
     return tuple(result)

@@ -23,11 +23,13 @@ Two kinds:
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from .._dtypes import get_default_dtype
+from .._dtypes import get_default_dtype, promote_zero_dim
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
@@ -51,6 +53,7 @@ __all__ = [
     "sum_to_shape",
     "accumulator_of",
     "retain_grad_hook",
+    "once_differentiable",
 ]
 
 _grad_state = grad_mode.state
@@ -97,6 +100,7 @@ class Function:
             {"_function": cls, "__module__": module, "_namespace": namespace},
         )
         cls._Node._run = cls._node_run  # the engine calls node._run(grad)
+        cls._Node._run_graph = cls._node_run  # ... or, under create_graph, node._run_graph(grad)
 
     @staticmethod
     def forward(ctx: BackwardNode, *args: Any) -> Any:
@@ -149,11 +153,21 @@ class Function:
             ctx._record_versions(args, args, output if saved_output else result)
         return result
 
-    def _node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
-        """Call the user's backward on Tensors and check what it returns."""
+    def _node_run(self: BackwardNode, grad: np.ndarray | Tensor) -> tuple:
+        """Call the user's backward on Tensors and check what it returns.
+
+        An ordinary backward passes an array (the backward runs in no_grad); under
+        ``create_graph`` the engine passes a Tensor and the backward runs with grad
+        mode on, its saved output tied to this node, so that it records a graph.
+        """
         function = self._function
-        with grad_mode.no_grad():
-            grads = function.backward(self, new_tensor(grad))
+        graph = isinstance(grad, Tensor)
+        if graph:
+            with saved_as_tensors(self), grad_mode.enable_grad():
+                grads = function.backward(self, grad)
+        else:
+            with grad_mode.no_grad():
+                grads = function.backward(self, new_tensor(grad))
         if not isinstance(grads, tuple):
             grads = (grads,)
         n_args = self._n_args
@@ -170,17 +184,19 @@ class Function:
                 continue
             if not isinstance(g, Tensor):
                 raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
-            array = g._data
-            if array.shape != shape:
+            if g._data.shape != shape:
                 try:
-                    array = sum_to_shape(array, shape)
+                    np.broadcast_shapes(g._data.shape, shape)
+                    if len(shape) > g._data.ndim:
+                        raise ValueError
+                    g = g.sum_to_size(shape) if graph else new_tensor(sum_to_shape(g._data, shape))
                 except ValueError:
                     raise RuntimeError(
                         f"Function {self.name()} returned an invalid gradient at index {i} - "
-                        f"got {list(array.shape)} but expected shape compatible with "
+                        f"got {list(g._data.shape)} but expected shape compatible with "
                         f"{list(shape)}"
                     ) from None
-            out.append(array)
+            out.append(g if graph else g._data)
         return tuple(out)
 
 
@@ -199,6 +215,9 @@ class ArrayFunction(Function):
       (integers, Python floats) becomes float32, as in PyTorch (numpy would keep
       float64); False for ops that choose their dtype on purpose (``to``).
 
+    ``call(*args)`` is how a backward formula uses another op (``TanhBackward``): on
+    arrays it runs that op's forward and nothing else; on Tensors it records it.
+
     ``apply`` is the hot path of the whole engine: every operation a learner
     writes goes through it, so it is written for speed (one- and two-input ops
     get their own short paths) rather than brevity.
@@ -212,6 +231,7 @@ class ArrayFunction(Function):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._Node._run = _array_node_run
+        cls._Node._run_graph = _array_node_run_graph
         cls._Node._backward = staticmethod(cls.backward)
         if not cls.broadcasts and "apply" not in cls.__dict__:
             n_inputs = cls.forward.__code__.co_argcount - 1 - cls.n_params
@@ -220,6 +240,14 @@ class ArrayFunction(Function):
         if cls.broadcasts and "apply" not in cls.__dict__ and cls.n_params == 0:
             if cls.forward.__code__.co_argcount == 3:
                 cls.apply = classmethod(_apply_binary)
+
+    @classmethod
+    def call(cls, *args: Any) -> Any:
+        """This op inside another op's backward formula (see ``minigrad.ops.namespace``)."""
+        for a in args:
+            if isinstance(a, Tensor):
+                return cls.apply(*args)
+        return cls.forward(_Discard(), *args)
 
     @classmethod
     def apply(cls, *args: Any) -> Tensor:
@@ -245,7 +273,7 @@ class ArrayFunction(Function):
         else:
             out = cls.forward(ctx, *values)
         if type(out) is not _ndarray:
-            out = np.asarray(out)
+            out = _as_array(ctx, out)
         if out.dtype is _F64 and cls.default_float:
             out = _keep_default_float(out, inputs)
         requires = requires and _grad_state.enabled
@@ -279,7 +307,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
         ) from None
     out = cls.forward(ctx, data, *params)
     if type(out) is not _ndarray:
-        out = np.asarray(out)
+        out = _as_array(ctx, out)
     if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
         out = out.astype(get_default_dtype().numpy)
     requires = a._requires_grad and _grad_state.enabled
@@ -311,13 +339,20 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         bd, br = b._data, b._requires_grad
     else:
         bd, br = b, False
+    if (
+        type(ad) is _ndarray
+        and type(bd) is _ndarray
+        and ad.dtype is not bd.dtype
+        and (ad.ndim == 0) is not (bd.ndim == 0)
+    ):
+        ad, bd = promote_zero_dim(ad, bd)
     try:
         out = cls.forward(ctx, ad, bd)
     except ValueError:
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it
     if type(out) is not _ndarray:
-        out = np.asarray(out)
+        out = _as_array(ctx, out)
     if out.dtype is _F64:
         out = _keep_default_float(out, (a, b))
     if not ((ar or br) and _grad_state.enabled):
@@ -349,6 +384,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
 
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     """Run an ArrayFunction's backward and sum gradients back to broadcast inputs."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     grads = self._backward(self, grad)
     if type(grads) is not tuple:
         grads = (grads,)
@@ -363,9 +399,148 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     return grads
 
 
+def _array_node_run_graph(self: BackwardNode, grad: Tensor) -> tuple:
+    """The same backward under ``create_graph``: on Tensors, recording a graph."""
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
+    with saved_as_tensors(self):
+        grads = self._backward(self, grad)
+    if type(grads) is not tuple:
+        grads = (grads,)
+    shapes = self._shapes
+    out = []
+    for k, g in enumerate(grads):
+        if g is not None and not isinstance(g, Tensor):
+            g = new_tensor(np.asarray(g))  # a formula that ignores grad: a constant
+        if g is not None and shapes is not None and shapes[k] is not None:
+            if g._data.shape != shapes[k]:
+                g = g.sum_to_size(shapes[k])
+        out.append(g)
+    return tuple(out)
+
+
+class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
+    """While backward runs under ``create_graph``, ``ctx.saved_tensors`` gives Tensors.
+
+    Forward saved arrays; each was one of the inputs or the output (``_saved_checks``
+    says which), so it is given back as a Tensor with that input's history (the leaf
+    itself, or a Tensor whose grad_fn is the input's node) or, for the output, with this
+    node as its grad_fn: the gradient's graph then joins the graph of the forward pass.
+    """
+
+    __slots__ = ("node", "saved")
+
+    def __init__(self, node: BackwardNode) -> None:
+        self.node = node
+
+    def __enter__(self) -> None:
+        node = self.node
+        self.saved = saved = node._saved
+        if saved is None:
+            return
+        node.saved_tensors  # noqa: B018 - freed or changed in place: the same errors as ever
+        checks = node._saved_checks
+        tensors = []
+        for k, value in enumerate(saved):
+            counter, which = (checks[3 * k], checks[3 * k + 2]) if checks else (None, 0)
+            if isinstance(value, Tensor):  # a custom Function saved Tensors
+                if which == -1 and counter is not None:
+                    value = _tied(value._data, node, counter)
+            elif counter is None:  # a number, or a value that is neither input nor output
+                value = value if not isinstance(value, np.ndarray) else new_tensor(value)
+            elif which == -1:
+                value = _tied(value, node, counter)
+            else:
+                fn = node._next[which]
+                if fn is None:
+                    value = _tied(value, None, counter)
+                elif type(fn) is AccumulateGrad:
+                    value = fn.variable
+                else:
+                    value = _tied(value, fn, counter)
+            tensors.append(value)
+        node._saved = tuple(tensors)
+
+    def __exit__(self, *exc: object) -> None:
+        self.node._saved = self.saved
+
+
+class _Discard:
+    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded, nothing kept."""
+
+    def save_for_backward(self, *values: Any) -> None:
+        pass
+
+
+def _tied(array: np.ndarray, grad_fn: Node | None, counter: list) -> Tensor:
+    t = new_tensor(array, grad_fn, grad_fn is not None)
+    t._vc = counter
+    return t
+
+
 def _keep_default_float(out: np.ndarray, inputs: tuple) -> np.ndarray:
     """numpy makes float64 from integers and Python floats; PyTorch makes float32."""
     for x in inputs:
         if isinstance(x, Tensor) and x._data.dtype is _F64:
             return out
     return out.astype(get_default_dtype().numpy)
+
+
+class Error(Node):
+    """The node of a gradient computed by a ``once_differentiable`` backward: it refuses."""
+
+    __module__ = "builtins"
+    _namespace = "minigrad::autograd::"
+
+    def __init__(self, message: str, next_functions: tuple) -> None:
+        self.message = message
+        self._next = next_functions
+        self._seq = next(sequence)
+
+    def _run(self, grad: Any) -> tuple:
+        raise RuntimeError(self.message)
+
+    _run_graph = _run
+
+
+def once_differentiable(backward: Callable) -> Callable:
+    """Mark a custom Function's ``backward`` as not differentiable itself (as PyTorch's).
+
+    It runs in no_grad even under ``create_graph``; when its incoming gradients require
+    grad, what it returns is tied to an ``Error`` node, so that differentiating it again
+    raises instead of silently giving a wrong (zero) second derivative.
+    """
+
+    @functools.wraps(backward)
+    def wrapper(ctx: BackwardNode, *args: Any) -> Any:
+        with grad_mode.no_grad():
+            outputs = backward(ctx, *args)
+        if not _grad_state.enabled:
+            return outputs
+        edges = tuple(node_of(a) for a in args if isinstance(a, Tensor) and a._requires_grad)
+        if not edges:
+            return outputs
+        error = Error(
+            "trying to differentiate twice a function that was marked with @once_differentiable",
+            edges,
+        )
+        single = not isinstance(outputs, tuple)
+        tied = tuple(
+            new_tensor(o._data, error, True) if isinstance(o, Tensor) else o
+            for o in ((outputs,) if single else outputs)
+        )
+        return tied[0] if single else tied
+
+    return wrapper
+
+
+def _as_array(ctx: BackwardNode, out: Any) -> np.ndarray:
+    """numpy gives a scalar for a 0-d result: make it an array, also where forward saved it.
+
+    The saved value must stay the output itself (``is``), so that its version is watched
+    and, under ``create_graph``, it is tied to this node.
+    """
+    array = np.asarray(out)
+    saved = ctx._saved
+    if saved is not None:
+        ctx._saved = tuple([array if s is out else s for s in saved])
+    return array

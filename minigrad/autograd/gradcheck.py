@@ -15,9 +15,8 @@ import numpy as np
 
 from ..tensor import Tensor, new_tensor
 from .engine import grad as autograd_grad
-from .grad_mode import no_grad
 
-__all__ = ["gradcheck", "GradcheckError"]
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
 class GradcheckError(RuntimeError):
@@ -36,17 +35,17 @@ def _numerical(func, inputs, i, out_index, eps) -> np.ndarray:
     flat = x.reshape(-1)  # a view: perturb the input in place, then restore it
     for k in range(x.size):
         orig = flat[k].copy()
-        with no_grad():
-            flat[k] = orig + eps
-            plus = _outputs(func, inputs)[out_index]._data.astype(np.float64).ravel()
-            flat[k] = orig - eps
-            minus = _outputs(func, inputs)[out_index]._data.astype(np.float64).ravel()
+        # grad mode stays on: gradgradcheck's function computes gradients itself
+        flat[k] = orig + eps
+        plus = _outputs(func, inputs)[out_index]._data.astype(np.float64).ravel()
+        flat[k] = orig - eps
+        minus = _outputs(func, inputs)[out_index]._data.astype(np.float64).ravel()
         flat[k] = orig
         jac[k] = (plus - minus) / (2 * eps)
     return jac
 
 
-def _analytical(func, inputs, i, out_index) -> np.ndarray:
+def _analytical(func, inputs, i, out_index, check_grad_dtypes=False) -> np.ndarray:
     out = _outputs(func, inputs)[out_index]
     x = inputs[i]
     jac = np.zeros((x._data.size, out._data.size))
@@ -57,6 +56,8 @@ def _analytical(func, inputs, i, out_index) -> np.ndarray:
             out, x, new_tensor(seed.reshape(out._data.shape)), retain_graph=True, allow_unused=True
         )
         if g is not None:
+            if check_grad_dtypes and g._data.dtype != x._data.dtype:
+                raise GradcheckError("Gradient has dtype mismatch")
             jac[:, j] = g._data.astype(np.float64).ravel()
     return jac
 
@@ -69,9 +70,26 @@ def gradcheck(
     atol: float = 1e-5,
     rtol: float = 1e-3,
     raise_exception: bool = True,
-    **_ignored,
+    nondet_tol: float = 0.0,
+    check_undefined_grad: bool = True,
+    check_grad_dtypes: bool = False,
+    check_batched_grad: bool = False,
+    check_batched_forward_grad: bool = False,
+    check_forward_ad: bool = False,
+    check_backward_ad: bool = True,
+    fast_mode: bool = False,
+    masked: bool | None = None,
 ) -> bool:
-    """True if ``func``'s gradients at ``inputs`` match finite differences."""
+    """True if ``func``'s gradients at ``inputs`` match finite differences.
+
+    PyTorch's keyword arguments are accepted; minigrad checks backward mode only
+    (``check_forward_ad`` and the batched checks have nothing to check here) and
+    ``check_grad_dtypes`` compares each gradient's dtype with its input's.
+    """
+    if check_forward_ad or check_batched_grad or check_batched_forward_grad:
+        raise NotImplementedError("minigrad has no forward-mode AD nor vmap: backward checks only")
+    if not check_backward_ad:
+        return True
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     checked = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not checked:
@@ -93,7 +111,12 @@ def gradcheck(
             continue
         for i in checked:
             numerical = _numerical(func, inputs, i, out_index, eps)
-            analytical = _analytical(func, inputs, i, out_index)
+            try:
+                analytical = _analytical(func, inputs, i, out_index, check_grad_dtypes)
+            except GradcheckError:
+                if not raise_exception:
+                    return False
+                raise
             if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
@@ -102,3 +125,64 @@ def gradcheck(
                     f"numerical:{new_tensor(numerical)!r}\nanalytical:{new_tensor(analytical)!r}\n"
                 )
     return True
+
+
+def gradgradcheck(
+    func: Callable,
+    inputs: Tensor | Sequence,
+    grad_outputs: Tensor | Sequence | None = None,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    gen_non_contig_grad_outputs: bool = False,
+    raise_exception: bool = True,
+    nondet_tol: float = 0.0,
+    check_undefined_grad: bool = True,
+    check_grad_dtypes: bool = False,
+    check_batched_grad: bool = False,
+    check_fwd_over_rev: bool = False,
+    check_rev_over_rev: bool = True,
+    fast_mode: bool = False,
+    masked: bool = False,
+) -> bool:
+    """True if the gradients of ``func``'s gradients match finite differences.
+
+    As in PyTorch: the gradients of ``func`` with respect to its inputs, computed with
+    ``create_graph=True`` for ``grad_outputs`` (random ones that require grad when not
+    given), are themselves checked with ``gradcheck``, as a function of the inputs
+    and of ``grad_outputs``.
+    """
+    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    if check_fwd_over_rev or check_batched_grad:
+        raise NotImplementedError("minigrad has no forward-mode AD nor vmap: backward checks only")
+    if not check_rev_over_rev:
+        return True
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        outputs = _outputs(func, inputs)
+        grad_outputs = tuple(
+            new_tensor(rng.uniform(-1, 1, o._data.shape).astype(o._data.dtype), None, True)
+            for o in outputs
+            if o.requires_grad
+        )
+    else:
+        grad_outputs = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
+    n_in = len(inputs)
+
+    def first_gradients(*args):
+        xs, gs = args[:n_in], args[n_in:]
+        outs = [o for o in _outputs(func, xs) if o.requires_grad]
+        wrt = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
+        grads = autograd_grad(outs, wrt, gs, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(
+        first_gradients,
+        inputs + grad_outputs,
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        raise_exception=raise_exception,
+        check_grad_dtypes=check_grad_dtypes,
+    )

@@ -89,10 +89,16 @@ class Node:
         self._pre_hooks.append(hook)
         return RemovableHandle(self, hook)
 
-    def _run_hooks(self, grad: np.ndarray) -> np.ndarray:
-        """Tensor hooks may replace the gradient; retain_grad sees the final one."""
+    def _run_hooks(self, grad: np.ndarray | Tensor) -> np.ndarray | Tensor:
+        """Tensor hooks may replace the gradient; retain_grad sees the final one.
+
+        Under ``create_graph`` the gradient is a Tensor already, and stays one.
+        """
+        graph = isinstance(grad, Tensor)
+        if not graph and type(grad) is not np.ndarray:
+            grad = np.array(grad)
         for hook in self._pre_hooks or ():
-            result = hook(new_tensor(grad))
+            result = hook(grad if graph else new_tensor(grad))
             if result is not None:
                 if not isinstance(result, Tensor):
                     raise TypeError(
@@ -103,7 +109,7 @@ class Node:
                     raise RuntimeError(
                         f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value"
                     )
-                grad = result._data
+                grad = result if graph else result._data
         if self._retain_hook is not None:
             self._retain_hook(grad)
         return grad
@@ -164,6 +170,8 @@ class AccumulateGrad(Node):
     def _run(self, grad: np.ndarray) -> tuple:
         var = self.variable
         data = var._data
+        if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
+            grad = np.array(grad)
         if grad.dtype != data.dtype:
             grad = grad.astype(data.dtype)
         if grad.shape != data.shape:
@@ -175,6 +183,28 @@ class AccumulateGrad(Node):
         else:
             np.add(old._data, grad, out=old._data)
             old._vc[0] += 1
+        return ()
+
+    def _run_graph(self, grad: Tensor) -> tuple:
+        """Under ``create_graph``: ``.grad`` keeps the gradient's graph, as in PyTorch.
+
+        The first gradient is copied (``CopyBackwards``), later ones are added out of
+        place (``AddBackward0``), so that ``.grad`` can be differentiated again.
+        """
+        var = self.variable
+        data = var._data
+        if grad._data.dtype != data.dtype:
+            grad = grad.to(var.dtype)
+        if grad._data.shape != data.shape:
+            grad = grad.sum_to_size(data.shape)
+        old = var._grad
+        if old is None:
+            if grad._requires_grad:
+                var._grad = new_tensor(np.empty_like(data)).copy_(grad)
+            else:
+                var._grad = new_tensor(grad._data.copy())
+        else:
+            var._grad = old + grad
         return ()
 
 
@@ -200,11 +230,13 @@ def retain_grad_hook(tensor: Tensor) -> Callable:
     """The hook behind ``retain_grad()``: accumulates into a non-leaf's ``.grad``."""
     ref = weakref.ref(tensor)
 
-    def hook(grad: np.ndarray) -> None:
+    def hook(grad: np.ndarray | Tensor) -> None:
         t = ref()
         if t is None:
             return
-        if t._grad is None:
+        if isinstance(grad, Tensor):  # under create_graph: keep the gradient's graph
+            t._grad = grad if t._grad is None else t._grad + grad
+        elif t._grad is None:
             t._grad = new_tensor(np.array(grad, copy=True))
         else:
             t._grad = new_tensor(t._grad._data + grad)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensor import Tensor, new_tensor
 from .node import Node, node_of, sequence
 
 
@@ -63,6 +63,11 @@ class AsStridedBackward0(Node):
         full[self.key] = grad
         return (full,)
 
+    def _run_graph(self, grad: Tensor) -> tuple:
+        full = new_tensor(np.zeros(self.shape, grad._data.dtype))  # written by a recorded setitem
+        full[self.key] = grad
+        return (full,)
+
 
 class CopySlices(Node):
     """The base's node after an in-place op on one of its views (PyTorch's CopySlices).
@@ -91,6 +96,12 @@ class CopySlices(Node):
     def _run(self, grad: np.ndarray) -> tuple:
         result = grad.copy()
         grads = self.fn._run(result[self.key])
+        result[self.key] = 0 if grads[0] is None else grads[0]
+        return (result, *grads[1:])
+
+    def _run_graph(self, grad: Tensor) -> tuple:
+        result = grad.clone()
+        grads = self.fn._run_graph(grad[self.key])
         result[self.key] = 0 if grads[0] is None else grads[0]
         return (result, *grads[1:])
 

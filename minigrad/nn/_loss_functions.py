@@ -17,6 +17,7 @@ from .._functions import arithmetic as FA
 from .._functions import reduction as FR
 from .._functions import shape as FS
 from ..ops import loss as LO
+from ..ops import reduction as R
 from ..ops import shape as S
 from ..tensor import Tensor
 from ._reduction import reduction_of
@@ -31,6 +32,7 @@ __all__ = [
 ]
 
 _REDUCTIONS = ("mean", "sum", "none")
+_TARGET_DTYPES = frozenset({np.dtype(np.int64), np.dtype(np.uint8)})
 
 
 def _broadcast_shape(a: tuple, b: tuple) -> tuple:
@@ -121,24 +123,26 @@ def nll_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """The negative log likelihood of class indices, given log-probabilities ``input``."""
-    reduction = reduction_of(size_average, reduce, reduction)
-    ndim = input.ndim
+    if size_average is not None or reduce is not None or reduction not in _REDUCTIONS:
+        reduction = reduction_of(size_average, reduce, reduction)
+    data, t = input._data, target._data
+    ndim = data.ndim
     if ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
-    batch = target.shape[0] if target.ndim else 0
-    if ndim != 1 and input.shape[0] != batch:
+    batch = t.shape[0] if t.ndim else 0
+    if ndim != 1 and data.shape[0] != batch:
         raise ValueError(
-            f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch})."
+            f"Expected input batch_size ({data.shape[0]}) to match target batch_size ({batch})."
         )
-    if ndim <= 2 and target.ndim > 1:
+    if ndim <= 2 and t.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if target._data.dtype not in (np.int64, np.uint8):
+    if t.dtype not in _TARGET_DTYPES:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_type_name(target)}"
         )
     classes = input.shape[1] if ndim > 1 else input.shape[0]
     w = _class_weight(weight, classes)
-    t = target._data.astype(np.int64, copy=False)
+    t = t.astype(np.int64, copy=False)
     if ndim <= 2 or ndim == 4:
         op = LO.NllLoss if ndim <= 2 else LO.NllLoss2d
         return op.apply(input, t, w, ignore_index, reduction)
@@ -164,12 +168,13 @@ def cross_entropy(
     the cross entropy with class probabilities when ``target`` is float and shaped like
     ``input``.
     """
-    reduction = reduction_of(size_average, reduce, reduction)
+    if size_average is not None or reduce is not None or reduction not in _REDUCTIONS:
+        reduction = reduction_of(size_average, reduce, reduction)
     if label_smoothing != 0.0:
         raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
-    class_dim = 0 if input.ndim == 1 else 1
-    log_probs = FR.log_softmax(input, class_dim)
-    if target._data.dtype.kind == "f" and target.shape == input.shape:
+    class_dim = 0 if input._data.ndim == 1 else 1
+    log_probs = R.LogSoftmax.apply(input, class_dim)
+    if target._data.dtype.kind == "f" and target._data.shape == input._data.shape:
         return _cross_entropy_probs(log_probs, target, weight, reduction, class_dim)
     return nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
 

@@ -243,6 +243,7 @@ class Module(Registry):
         ``strict`` (otherwise they are reported in the result); a shape mismatch always
         raises, as in PyTorch.
         """
+        __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
         return _state_dict.load_state_dict(self, state_dict, strict, assign)
 
     # -- printing ------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from .namespace import namespace
 
 _BOOL = np.dtype(np.bool_)
 
@@ -117,8 +118,39 @@ class Div(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        grad_a = grad / b
-        return grad_a, -grad_a * a / b
+        return grad / b, -grad * (a / b / b)
+
+
+class DivScalar(ArrayFunction):
+    """``tensor / number`` where PyTorch's C++ divides by a Scalar (``DivBackward1``)."""
+
+    node_name = "DivBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, divisor):
+        ctx.divisor = divisor
+        return a / divisor
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DivScalar.call(grad, ctx.divisor)
+
+
+class MulScalar(ArrayFunction):
+    """``tensor * number`` where PyTorch's C++ multiplies by a Scalar (``MulBackward1``)."""
+
+    node_name = "MulBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, factor):
+        ctx.factor = factor
+        return a * factor
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MulScalar.call(grad, ctx.factor)
 
 
 class Reciprocal(ArrayFunction):
@@ -135,7 +167,7 @@ class Reciprocal(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return -grad * out * out
+        return -grad * (out * out)
 
 
 class Neg(ArrayFunction):
@@ -165,6 +197,8 @@ class PowScalar(ArrayFunction):
     def forward(ctx, a, exponent):
         if a.dtype.kind in "iu" and type(exponent) is int and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if a.dtype is _BOOL and type(exponent) is int:
+            a = a.astype(np.int64)  # bool ** 2 is int64, as in PyTorch (numpy says int8)
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         return a**exponent
@@ -174,8 +208,8 @@ class PowScalar(ArrayFunction):
         (a,) = ctx.saved_tensors
         e = ctx.exponent
         if e == 0:
-            return grad * 0
-        return grad * e * a ** (e - 1)
+            return namespace(grad).zeros_like(grad)
+        return grad * (e * a ** (e - 1))
 
 
 class Pow(ArrayFunction):
@@ -193,11 +227,13 @@ class Pow(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
+        xp = namespace(grad)
+        av, bv = xp.data(a), xp.data(b)
         grad_a = grad_b = None
         if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
-            grad_a = np.where(b == 0, 0, grad * b * a ** (b - 1))
+            grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** (b - 1)))
         if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
-            grad_b = np.where((a == 0) & (b >= 0), 0, grad * out * np.log(a))
+            grad_b = xp.where((av == 0) & (bv >= 0), 0.0, grad * (out * xp.log(a)))
         return grad_a, grad_b
 
 
@@ -222,7 +258,8 @@ class RPow(ArrayFunction):
 
 def split_between(grad: np.ndarray, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
     """The gradient goes to whichever input was picked; at a tie each side gets half."""
-    share = np.where(a_wins, 1.0, np.where(tie, 0.5, 0.0)).astype(grad.dtype)
+    xp = namespace(grad)
+    share = np.where(a_wins, 1.0, np.where(tie, 0.5, 0.0)).astype(xp.dtype(grad))
     return grad * share, grad * (1 - share)
 
 
@@ -239,7 +276,7 @@ class Maximum(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
         return split_between(grad, a > b, a == b)
 
 
@@ -254,7 +291,7 @@ class Minimum(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
         return split_between(grad, a < b, a == b)
 
 
@@ -288,8 +325,8 @@ class Remainder(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return grad, -grad * np.floor_divide(a, b)
+        a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
+        return grad, -grad * np.floor_divide(a, b)  # a constant: its derivative is 0
 
 
 class FloorDivide(ArrayFunction):

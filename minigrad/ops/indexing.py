@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, wrap_dim
 from ._common import broadcast_shapes
+from .namespace import namespace
 from .shape import Unsqueeze
 
 
@@ -38,9 +39,33 @@ class Select(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        full = np.zeros(ctx.shape, dtype=grad.dtype)
-        full[ctx.key] = grad
+        return SelectBackward.call(grad, ctx.shape, ctx.key)
+
+
+class SelectBackward(ArrayFunction):
+    """The gradient of ``x[i]``: ``grad`` placed in a zero tensor of ``x``'s shape.
+
+    An op of its own (PyTorch's ``SelectBackwardBackward0``) so that it can be
+    differentiated again: its own gradient is the same selection, ``gg[key]``.
+    """
+
+    node_name = "SelectBackwardBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, shape, key):
+        ctx.key = key
+        full = np.zeros(shape, dtype=grad.dtype)
+        full[key] = grad
         return full
+
+    @staticmethod
+    def backward(ctx, gg):
+        return gg[ctx.key]
+
+
+class SliceBackward(SelectBackward):
+    node_name = "SliceBackwardBackward0"
 
 
 class Unbind(Select):
@@ -67,13 +92,16 @@ class Slice(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        full = np.zeros(ctx.shape, dtype=grad.dtype)
-        full[ctx.key] = grad
-        return full
+        return SliceBackward.call(grad, ctx.shape, ctx.key)
 
 
 class Index(ArrayFunction):
-    """Advanced indexing: a copy; repeated indices add up their gradients."""
+    """Advanced indexing: a copy; repeated indices add up their gradients.
+
+    ``key`` is a tuple of indices, or one integer array for the commonest case,
+    rows picked along dimension 0 (an embedding lookup ``C[X]``), which numpy's
+    ``take`` does without parsing a general index.
+    """
 
     node_name = "IndexBackward0"
     n_params = 1
@@ -82,15 +110,31 @@ class Index(ArrayFunction):
     def forward(ctx, a, key):
         ctx.shape, ctx.key = a.shape, key
         try:
-            return a[key]
+            return a.take(key, 0) if type(key) is np.ndarray else a[key]
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
 
     @staticmethod
     def backward(ctx, grad):
-        full = np.zeros(ctx.shape, dtype=grad.dtype)
-        np.add.at(full, ctx.key, grad)
+        return IndexPutBackward.call(grad, ctx.shape, ctx.key)
+
+
+class IndexPutBackward(ArrayFunction):
+    """The gradient of ``x[index]``: ``grad`` added into zeros at ``index`` (repeats add up)."""
+
+    node_name = "IndexPutImplBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, shape, key):
+        ctx.key = key
+        full = np.zeros(shape, dtype=grad.dtype)
+        np.add.at(full, key, grad)
         return full
+
+    @staticmethod
+    def backward(ctx, gg):
+        return gg[ctx.key]
 
 
 class Alias(ArrayFunction):
@@ -108,6 +152,8 @@ class Alias(ArrayFunction):
         return grad
 
 
+_INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int64, np.int32, np.uint8, np.bool_))
+_ROW_DTYPES = frozenset(np.dtype(t) for t in (np.int64, np.int32))  # x[rows]: one take
 _INDEX_TYPES_ERROR = (
     "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
     "indices (got {})"
@@ -119,7 +165,7 @@ def as_numpy_index(index):
     if isinstance(index, tuple):
         return tuple(as_numpy_index(i) for i in index)
     if isinstance(index, Tensor):
-        if index._data.dtype.kind not in "iub":
+        if index._data.dtype not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return index._data
     if isinstance(index, (list, bool, np.bool_)):
@@ -152,6 +198,10 @@ def getitem(t: Tensor, index) -> Tensor:
     parts (ints, slices, None, ...), then one IndexBackward0 copy for tensors, lists and masks."""
     if type(index) is int:  # the common case: x[i]
         return _select(t, 0, 0, index)
+    if type(index) is Tensor:  # the next most common: rows by an integer tensor, C[X]
+        rows = index._data
+        if rows.dtype in _ROW_DTYPES and rows.ndim and t._data.ndim and t._data.shape[0]:
+            return Index.apply(t, rows)
     if type(index) is slice:  # a lone slice is always recorded, even x[:]
         if t._data.ndim == 0:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -240,6 +290,8 @@ def _index_key(rest: list, shape: tuple) -> tuple:
         if isinstance(p, np.ndarray):
             size = shape[d]
             bad = p[(p < -size) | (p >= size)]
+            if bad.size and not size:
+                raise IndexError("index is out of bounds for dimension with size 0")
             if bad.size:
                 raise IndexError(
                     f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}"
@@ -274,12 +326,14 @@ class CopySlices(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        grad_a = grad.copy()
+        xp = namespace(grad)
+        grad_a = xp.clone(grad)
         grad_a[ctx.key] = 0
         grad_value = grad[ctx.key]
         if grad_value.ndim < len(ctx.value_shape):  # the value had extra leading ones
-            grad_value = grad_value.reshape(
-                (1,) * (len(ctx.value_shape) - grad_value.ndim) + grad_value.shape
+            grad_value = xp.reshape(
+                grad_value,
+                (1,) * (len(ctx.value_shape) - grad_value.ndim) + tuple(grad_value.shape),
             )
         return grad_a, grad_value
 
@@ -318,12 +372,13 @@ class Cat(ArrayFunction):
                         f"size {ref.shape[d]} but got size {a.shape[d]} for tensor number {k} "
                         "in the list."
                     )
-        ctx.axis, ctx.splits = axis, np.cumsum([a.shape[axis] for a in arrays])[:-1]
+        ctx.axis, ctx.bounds = axis, [0, *np.cumsum([a.shape[axis] for a in arrays]).tolist()]
         return np.concatenate(arrays, axis=axis)
 
     @staticmethod
-    def backward(ctx, grad):
-        return tuple(np.split(grad, ctx.splits, axis=ctx.axis))
+    def backward(ctx, grad):  # one slice per input (SliceBackward0 under create_graph)
+        key, bounds = (slice(None),) * ctx.axis, ctx.bounds
+        return tuple([grad[key + (slice(lo, hi),)] for lo, hi in zip(bounds, bounds[1:])])
 
 
 class Stack(ArrayFunction):
@@ -339,12 +394,13 @@ class Stack(ArrayFunction):
                     f"stack expects each tensor to be equal size, but got {list(arrays[0].shape)} "
                     f"at entry 0 and {list(a.shape)} at entry {k}"
                 )
-        ctx.axis = wrap_dim(dim, arrays[0].ndim + 1)
+        ctx.axis, ctx.n = wrap_dim(dim, arrays[0].ndim + 1), len(arrays)
         return np.stack(arrays, axis=ctx.axis)
 
     @staticmethod
-    def backward(ctx, grad):
-        return tuple(np.moveaxis(grad, ctx.axis, 0))
+    def backward(ctx, grad):  # one selection per input (SelectBackward0 under create_graph)
+        key = (slice(None),) * ctx.axis
+        return tuple([grad[key + (i,)] for i in range(ctx.n)])
 
 
 class Where(ArrayFunction):
@@ -365,5 +421,6 @@ class Where(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        zero = np.zeros((), dtype=grad.dtype)
-        return np.where(ctx.condition, grad, zero), np.where(ctx.condition, zero, grad)
+        xp = namespace(grad)
+        zero = np.zeros((), dtype=xp.dtype(grad))
+        return xp.where(ctx.condition, grad, zero), xp.where(ctx.condition, zero, grad)

@@ -17,6 +17,7 @@ from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
 from .indexing import CopySlices, as_numpy_index, drop_leading_ones, getitem
+from .namespace import namespace
 
 _grad_state = grad_mode.state
 
@@ -104,7 +105,7 @@ class Fill(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 class FillTensor(ArrayFunction):
@@ -118,7 +119,8 @@ class FillTensor(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad), grad.sum()
+        xp = namespace(grad)
+        return xp.zeros_like(grad), xp.sum(grad)
 
 
 class Zero(ArrayFunction):
@@ -130,7 +132,7 @@ class Zero(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad)
+        return namespace(grad).zeros_like(grad)
 
 
 class Copy(ArrayFunction):
@@ -147,7 +149,7 @@ class Copy(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.zeros_like(grad), grad
+        return namespace(grad).zeros_like(grad), grad
 
 
 def fill_(t: Tensor, value) -> Tensor:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..autograd.node import sum_to_shape
 from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes, check_expand
+from .namespace import namespace
 
 
 def _dims(shape: tuple) -> str:
@@ -36,7 +36,8 @@ class Mm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (grad @ b.T if need_a else None), (a.T @ grad if need_b else None)
+        t = namespace(grad).t
+        return (grad @ t(b) if need_a else None), (t(a) @ grad if need_b else None)
 
 
 class Addmm(ArrayFunction):
@@ -68,16 +69,11 @@ class Addmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
-        grad_bias = None
-        if need_bias:  # the bias was broadcast over the rows: sum them back
-            if ctx.bias_shape == grad.shape[1:]:
-                grad_bias = np.add.reduce(grad, axis=0)
-            else:
-                grad_bias = sum_to_shape(grad, ctx.bias_shape)
-        return (
-            grad_bias,
-            grad @ b.T if need_a else None,
-            a.T @ grad if need_b else None,
+        xp = namespace(grad)
+        return (  # the bias was broadcast over the rows: sum them back
+            xp.sum_to_shape(grad, ctx.bias_shape) if need_bias else None,
+            grad @ xp.t(b) if need_a else None,
+            xp.t(a) @ grad if need_b else None,
         )
 
 
@@ -106,7 +102,8 @@ class Mv(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         m, v = ctx.saved_tensors
-        return np.outer(grad, v), m.T @ grad
+        xp = namespace(grad)
+        return xp.reshape(grad, (-1, 1)) * v, xp.t(m) @ grad
 
 
 class Dot(ArrayFunction):
@@ -149,14 +146,15 @@ class BatchedMatmul(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        xp = namespace(grad)
         a2 = a if a.ndim > 1 else a[None, :]
         b2 = b if b.ndim > 1 else b[:, None]
         g2 = grad.reshape(
             np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2]) + (a2.shape[-2], b2.shape[-1])
         )
-        grad_a = sum_to_shape(g2 @ np.swapaxes(b2, -1, -2), a2.shape).reshape(a.shape)
-        grad_b = sum_to_shape(np.swapaxes(a2, -1, -2) @ g2, b2.shape).reshape(b.shape)
-        return grad_a, grad_b
+        grad_a = xp.sum_to_shape(g2 @ xp.swapaxes(b2, -1, -2), tuple(a2.shape))
+        grad_b = xp.sum_to_shape(xp.swapaxes(a2, -1, -2) @ g2, tuple(b2.shape))
+        return grad_a.reshape(tuple(a.shape)), grad_b.reshape(tuple(b.shape))
 
 
 def _check_batched(a: np.ndarray, b: np.ndarray) -> None:

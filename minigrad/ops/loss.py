@@ -60,6 +60,10 @@ class NllLoss(ArrayFunction):
     ``log_probs`` is (N, C) or (C,) (then ``target`` is 0-d), or (N, C, d...) for
     ``NllLoss2d``; ``weight`` (C,) or None scales each class; targets equal to
     ``ignore_index`` count for nothing. "mean" divides by the total weight.
+
+    The loss of every classifier (``cross_entropy`` ends here), so its usual case
+    (N, C), no class weights, nothing to ignore, is one gather forward and one
+    scatter backward; ``ctx.w`` is then None, meaning a weight of 1 for each row.
     """
 
     node_name = "NllLossBackward0"
@@ -67,38 +71,63 @@ class NllLoss(ArrayFunction):
 
     @staticmethod
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
-        classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
-        logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
-        keep = target != ignore_index
-        bad = keep & ((target < 0) | (target >= classes))
-        if bad.any():
-            raise IndexError(f"Target {target[bad].flat[0]} is out of bounds.")
-        index = np.where(keep, target, 0)
-        w = (np.ones(classes, log_probs.dtype) if weight is None else weight)[index] * keep
-        w = w.astype(log_probs.dtype, copy=False)
-        picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
-        loss = -picked * w
-        ctx.shape, ctx.index, ctx.w, ctx.reduction = log_probs.shape, index, w, reduction
+        ctx.shape, ctx.index, ctx.reduction = log_probs.shape, target, reduction
+        if (
+            log_probs.ndim == 2
+            and weight is None
+            and ignore_index < 0
+            and _in_range(log_probs, target)
+        ):
+            loss = -log_probs[np.arange(target.size), target]
+            ctx.w, ctx.total_weight = None, loss.dtype.type(target.size)
+        else:
+            loss = _weighted_loss(ctx, log_probs, target, weight, ignore_index)
         if reduction == "none":
             return loss
         total = loss.sum()
-        if reduction == "sum":
-            return total
-        ctx.total_weight = w.sum()
+        if reduction == "sum" or ctx.w is None:
+            return total if reduction == "sum" else total / ctx.total_weight
         with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: nan
             return total / ctx.total_weight
 
     @staticmethod
     def backward(ctx, grad):
-        per_item = -ctx.w * grad
-        if ctx.reduction == "mean":
+        if ctx.w is None:
+            per_item = -grad / ctx.total_weight if ctx.reduction == "mean" else -grad
+        else:  # ignored targets get 0, even when the total weight is 0, as in PyTorch
             with np.errstate(invalid="ignore", divide="ignore"):
-                per_item = per_item / ctx.total_weight
-        shape = ctx.shape
-        moved = shape[:1] + shape[2:] + shape[1:2] if len(shape) > 1 else shape
-        out = np.zeros(moved, grad.dtype)
-        np.put_along_axis(out, ctx.index[..., None], per_item[..., None], -1)
-        return np.moveaxis(out, -1, 1) if len(shape) > 1 else out
+                g = -grad / ctx.total_weight if ctx.reduction == "mean" else -grad
+                per_item = np.where(ctx.keep, ctx.w * g, 0).astype(grad.dtype, copy=False)
+        shape, index = ctx.shape, ctx.index
+        out = np.zeros(shape, grad.dtype)
+        if len(shape) == 2:
+            out[np.arange(shape[0]), index] = per_item
+        elif len(shape) == 1:
+            out[index] = per_item
+        else:  # (N, C, d...): scattered along the classes moved last
+            np.put_along_axis(np.moveaxis(out, 1, -1), index[..., None], per_item[..., None], -1)
+        return out
+
+
+def _in_range(log_probs: np.ndarray, target: np.ndarray) -> bool:
+    """Every target is a valid class of (N, C) ``log_probs`` (then nothing is ignored)."""
+    return target.size > 0 and target.min() >= 0 and target.max() < log_probs.shape[1]
+
+
+def _weighted_loss(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
+    """The general case: class weights, ignored targets, any number of dimensions."""
+    classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
+    keep = target != ignore_index
+    bad = keep & ((target < 0) | (target >= classes))
+    if bad.any():
+        raise IndexError(f"Target {target[bad].flat[0]} is out of bounds.")
+    index = np.where(keep, target, 0)
+    w = (np.ones(classes, log_probs.dtype) if weight is None else weight)[index] * keep
+    w = w.astype(log_probs.dtype, copy=False)
+    logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
+    picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
+    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
+    return -picked * w
 
 
 class NllLoss2d(NllLoss):

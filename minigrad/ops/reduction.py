@@ -9,6 +9,8 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
+from .arithmetic import DivScalar
+from .namespace import namespace
 
 
 def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
@@ -36,20 +38,12 @@ def _repeated(dims: tuple, ndim: int) -> int:
     return dims[0]
 
 
-def expand_back(grad: np.ndarray, shape: tuple, axes: tuple, keepdim: bool) -> np.ndarray:
+def expand_back(grad, shape: tuple, axes: tuple, keepdim: bool):
     """Broadcast a reduced gradient back over the reduced axes."""
+    xp = namespace(grad)
     if not keepdim:
-        grad = np.expand_dims(grad, axes)
-    full = np.empty(shape, grad.dtype)
-    full[...] = grad
-    return full
-
-
-def filled(shape: tuple, value: np.ndarray) -> np.ndarray:
-    """A new array of ``shape`` holding the single gradient ``value`` everywhere."""
-    full = np.empty(shape, value.dtype)
-    full.fill(value)
-    return full
+        grad = xp.expand_dims(grad, axes)
+    return xp.broadcast_to(grad, shape)
 
 
 class Sum(ArrayFunction):
@@ -64,7 +58,7 @@ class Sum(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return filled(ctx.shape, grad)
+        return namespace(grad).broadcast_to(grad, ctx.shape)
 
 
 class SumDim(ArrayFunction):
@@ -106,7 +100,7 @@ class Mean(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return filled(ctx.shape, grad / ctx.size)
+        return DivScalar.call(namespace(grad).broadcast_to(grad, ctx.shape), ctx.size)
 
 
 class MeanDim(ArrayFunction):
@@ -122,7 +116,7 @@ class MeanDim(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         count = int(np.prod([ctx.shape[i] for i in ctx.axes]))
-        return expand_back(grad / count, ctx.shape, ctx.axes, ctx.keepdim)
+        return DivScalar.call(expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim), count)
 
 
 class Extreme(ArrayFunction):
@@ -144,9 +138,10 @@ class Extreme(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        a, out = ctx.saved_tensors
-        hits = a == out
-        return grad * hits / int(hits.sum())
+        xp = namespace(grad)
+        a, out = (xp.data(v) for v in ctx.saved_tensors)
+        hits = (a == out).astype(xp.dtype(grad))
+        return grad * (hits / hits.sum())
 
 
 class Min(Extreme):
@@ -176,13 +171,14 @@ class ExtremeDim(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        full = np.zeros(ctx.shape, dtype=grad.dtype)
         if not ctx.shape:
-            return full + grad
+            return grad
+        xp = namespace(grad)
+        chosen = np.zeros(ctx.shape, dtype=bool)
+        np.put_along_axis(chosen, ctx.index, True, ctx.axis)
         if not ctx.keepdim:
-            grad = np.expand_dims(grad, ctx.axis)
-        np.put_along_axis(full, ctx.index, grad, ctx.axis)
-        return full
+            grad = xp.expand_dims(grad, ctx.axis)
+        return xp.where(chosen, grad, np.zeros((), xp.dtype(grad)))
 
 
 class MinDim(ExtremeDim):
@@ -210,7 +206,7 @@ class Var(ArrayFunction):
             )
         wide = a.astype(np.float64, copy=False)  # accumulate in float64 (as PyTorch), round once
         centred = wide - wide.mean(axis=axes, keepdims=True)
-        ctx.save_for_backward(centred.astype(a.dtype, copy=False))
+        ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
@@ -218,9 +214,15 @@ class Var(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        (centred,) = ctx.saved_tensors
+        (a,) = ctx.saved_tensors
         grad = expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim)
-        return grad * 2 * centred / ctx.denominator
+        return grad * (2 / ctx.denominator) * centre(a, ctx.axes)
+
+
+def centre(a, axes: tuple):
+    """``a`` minus its mean over ``axes``."""
+    n = int(np.prod([a.shape[i] for i in axes]))
+    return a - namespace(a).sum(a, axes, True) / n
 
 
 class Std(ArrayFunction):
@@ -231,17 +233,17 @@ class Std(ArrayFunction):
     def forward(ctx, a, dim, correction, keepdim):
         variance = Var.forward(ctx, a, dim, correction, keepdim, "std")
         out = np.sqrt(variance)
-        ctx.std = out
+        ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        std = ctx.std if ctx.keepdim else np.expand_dims(ctx.std, ctx.axes)
-        std = np.broadcast_to(std, ctx.shape)
-        (centred,) = ctx.saved_tensors
+        a, std = ctx.saved_tensors
+        xp = namespace(grad)
+        std = std if ctx.keepdim else xp.expand_dims(std, ctx.axes)
         grad = expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return grad * centred / (ctx.denominator * std)
+            return grad * centre(a, ctx.axes) / (ctx.denominator * std)
 
 
 class Softmax(ArrayFunction):
@@ -261,7 +263,29 @@ class Softmax(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return out * (grad - (grad * out).sum(axis=ctx.axis, keepdims=True))
+        return SoftmaxBackward.call(grad, out, ctx.axis)
+
+
+class SoftmaxBackward(ArrayFunction):
+    """softmax's gradient as an op of its own, so that it can be differentiated again."""
+
+    node_name = "SoftmaxBackwardDataBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, grad, out, axis):
+        ctx.save_for_backward(grad, out)
+        ctx.axis = axis
+        return out * (grad - (grad * out).sum(axis=axis, keepdims=True))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        sum_ = namespace(gg).sum
+        grad_out = gg * (grad - sum_(grad * out, ctx.axis, True)) - grad * sum_(
+            gg * out, ctx.axis, True
+        )
+        return SoftmaxBackward.call(gg, out, ctx.axis), grad_out
 
 
 class LogSoftmax(ArrayFunction):
@@ -281,7 +305,28 @@ class LogSoftmax(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad - np.exp(out) * grad.sum(axis=ctx.axis, keepdims=True)
+        return LogSoftmaxBackward.call(grad, out, ctx.axis)
+
+
+class LogSoftmaxBackward(ArrayFunction):
+    """log_softmax's gradient as an op of its own, so that it can be differentiated again."""
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, grad, out, axis):
+        ctx.save_for_backward(grad, out)
+        ctx.axis = axis
+        return grad - np.exp(out) * grad.sum(axis=axis, keepdims=True)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        xp = namespace(gg)
+        p = xp.exp(out)
+        grad_grad = gg - xp.sum(gg * p, ctx.axis, True)
+        return grad_grad, -gg * p * xp.sum(grad, ctx.axis, True)
 
 
 def _check_softmax_dtype(a: np.ndarray, axis: int, name: str) -> None:

@@ -6,12 +6,14 @@ counter) with the input, so an in-place change through one is seen by the other.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..autograd.node import sum_to_shape
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
+from .namespace import namespace
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
@@ -22,7 +24,7 @@ def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
         raise RuntimeError("only one dimension can be inferred")
     if any(s < -1 for s in shape):
         raise RuntimeError(f"invalid shape dimension {min(shape)}")
-    known = int(np.prod([s for s in shape if s != -1]))
+    known = math.prod(s for s in shape if s != -1)
     if unknown:
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
@@ -95,7 +97,7 @@ class ToCopy(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.astype(ctx.dtype)
+        return namespace(grad).astype(grad, ctx.dtype)
 
 
 class Squeeze(ArrayFunction):
@@ -169,7 +171,7 @@ class Transpose(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return np.swapaxes(grad, *ctx.axes) if grad.ndim else grad
+        return namespace(grad).swapaxes(grad, *ctx.axes) if grad.ndim else grad
 
 
 class T(ArrayFunction):
@@ -186,7 +188,7 @@ class T(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.T
+        return namespace(grad).t(grad)
 
 
 class Permute(ArrayFunction):
@@ -212,7 +214,7 @@ class Permute(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.transpose(ctx.inverse)
+        return namespace(grad).permute(grad, ctx.inverse)
 
 
 class Expand(ArrayFunction):
@@ -249,4 +251,4 @@ class Expand(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return sum_to_shape(grad, ctx.shape)
+        return namespace(grad).sum_to_shape(grad, ctx.shape)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
+from .namespace import namespace
+
+_BOOL = np.dtype(np.bool_)
 
 
 class Exp(ArrayFunction):
@@ -13,6 +17,7 @@ class Exp(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.exp(a)
         ctx.save_for_backward(out)
         return out
@@ -28,6 +33,7 @@ class Log(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.log(a)
 
@@ -42,6 +48,7 @@ class Sqrt(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.sqrt(a)
         ctx.save_for_backward(out)
         return out
@@ -57,13 +64,35 @@ class Abs(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _BOOL:
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         return np.abs(a)
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * np.sign(a)
+        return grad * namespace(grad).sign(a)
+
+
+class Sign(ArrayFunction):
+    """The sign (-1, 0 or 1): flat almost everywhere, so its gradient is zero."""
+
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.sign(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return namespace(grad).zeros_like(grad)
+
+
+class Sgn(Sign):
+    """``sgn``: the sign as PyTorch's abs backward uses it (``SgnBackward0``)."""
+
+    node_name = "SgnBackward0"
 
 
 class Sin(ArrayFunction):
@@ -71,13 +100,14 @@ class Sin(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.sin(a)
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * np.cos(a)
+        return grad * namespace(grad).cos(a)
 
 
 class Cos(ArrayFunction):
@@ -85,13 +115,14 @@ class Cos(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         ctx.save_for_backward(a)
         return np.cos(a)
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return -grad * np.sin(a)
+        return grad * -namespace(grad).sin(a)
 
 
 class Tanh(ArrayFunction):
@@ -99,6 +130,7 @@ class Tanh(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         out = np.tanh(a)
         ctx.save_for_backward(out)
         return out
@@ -106,7 +138,23 @@ class Tanh(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        return TanhBackward.call(grad, out)
+
+
+class TanhBackward(ArrayFunction):
+    """tanh's gradient as an op of its own, so that it can be differentiated again."""
+
+    node_name = "TanhBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad, out)
         return grad * (1 - out * out)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        return TanhBackward.call(gg, out), gg * (-2 * out * grad)
 
 
 class Sigmoid(ArrayFunction):
@@ -114,18 +162,33 @@ class Sigmoid(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        a = as_float(a)
         # exp of a negative number never overflows: split the two signs
         e = np.exp(-np.abs(a))
-        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e))
-        if a.dtype.kind == "f":  # integers give floats (the base makes them float32)
-            out = out.astype(a.dtype, copy=False)
+        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * out * (1 - out)
+        return SigmoidBackward.call(grad, out)
+
+
+class SigmoidBackward(ArrayFunction):
+    """sigmoid's gradient as an op of its own, so that it can be differentiated again."""
+
+    node_name = "SigmoidBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad, out)
+        return grad * (out * (1 - out))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        return SigmoidBackward.call(gg, out), gg * grad * (1 - 2 * out)
 
 
 class Relu(ArrayFunction):
@@ -133,6 +196,8 @@ class Relu(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype is _BOOL:
+            raise RuntimeError("Boolean inputs not supported for relu")
         out = np.maximum(a, 0)
         ctx.save_for_backward(out)
         return out
@@ -140,7 +205,23 @@ class Relu(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        return ThresholdBackward.call(grad, out)
+
+
+class ThresholdBackward(ArrayFunction):
+    """relu's gradient (``grad`` where the output is positive) as an op of its own."""
+
+    node_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad, out)
         return grad * (out > 0)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        return ThresholdBackward.call(gg, out), namespace(gg).zeros_like(out)
 
 
 class Clamp(ArrayFunction):
@@ -160,13 +241,15 @@ class Clamp(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
+        xp = namespace(grad)
+        a = xp.data(a)
         lo, hi = ctx.bounds
         inside = np.ones(a.shape, dtype=bool)
         if lo is not None:
             inside &= a >= lo
         if hi is not None:
             inside &= a <= hi
-        return grad * inside
+        return xp.where(inside, grad, 0.0)
 
 
 class ClampTensor(ArrayFunction):
@@ -185,11 +268,12 @@ class ClampTensor(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        a, lo, hi = ctx.saved_tensors
-        zero = np.zeros((), grad.dtype)
+        xp = namespace(grad)
+        a, lo, hi = (xp.data(v) for v in ctx.saved_tensors)
+        zero = np.zeros((), xp.dtype(grad))
         raised = a if lo is None else np.maximum(a, lo)  # clamp is min(max(a, lo), hi)
         kept = True if hi is None else raised <= hi
-        grad_a = np.where((True if lo is None else a >= lo) & kept, grad, zero)
-        grad_lo = None if lo is None else np.where((a < lo) & kept, grad, zero)
-        grad_hi = None if hi is None else np.where(raised > hi, grad, zero)
+        grad_a = xp.where((True if lo is None else a >= lo) & kept, grad, zero)
+        grad_lo = None if lo is None else xp.where((a < lo) & kept, grad, zero)
+        grad_hi = None if hi is None else xp.where(raised > hi, grad, zero)
         return grad_a, grad_lo, grad_hi

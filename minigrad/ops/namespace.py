@@ -1,0 +1,236 @@
+"""One backward formula, two kinds of values: numpy arrays, or Tensors that record a graph.
+
+An ordinary ``backward()`` runs every op's ``backward`` on numpy arrays: fast, no graph.
+With ``create_graph=True`` (gradients of gradients) the engine runs the *same* ``backward``
+on Tensors with grad mode on: ``grad`` is a Tensor, ``ctx.saved_tensors`` gives back the
+Tensors forward saved (the inputs and output themselves, connected to their graph), and
+every operation in the formula records a node, so the gradient can be differentiated again.
+
+How an op writes its backward so that it works both ways:
+
+- Use operators (``+ - * / ** @``, comparisons, ``x[key]``) on ``grad`` and on what
+  ``ctx.saved_tensors`` returns: they mean the same on arrays and on Tensors.
+- For functions, ask the namespace of the gradient, ``xp = namespace(grad)``, and write
+  ``xp.exp(x)``, ``xp.where(cond, a, b)``, ``xp.sum(x, axes, keepdims)``,
+  ``xp.sum_to_shape(g, shape)``, ... (listed in ``NumpyNamespace``): numpy functions in
+  the fast path, minigrad's differentiable ops under ``create_graph``. A mask or an
+  index computed from a value is a constant: compute it on ``xp.data(x)`` with numpy.
+- Save inputs or the output with ``ctx.save_for_backward`` (never an intermediate array:
+  under ``create_graph`` only inputs and outputs can be tied back to the graph; recompute
+  the rest in backward). Settings (``ctx.axis``, an index, a mask) are plain attributes
+  and stay constants.
+- Where PyTorch names the gradient's node (``TanhBackwardBackward0``), the formula is an op
+  of its own (``TanhBackward``) whose ``forward`` is the numpy formula; the caller writes
+  ``TanhBackward.call(grad, out)``: its forward on arrays, its ``apply`` on Tensors.
+
+Example (``minigrad/ops/unary.py``)::
+
+    class Sin(ArrayFunction):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return np.sin(a)
+
+        @staticmethod
+        def backward(ctx, grad):
+            (a,) = ctx.saved_tensors
+            return grad * namespace(grad).cos(a)
+
+Test a new op with ``gradcheck`` and ``gradgradcheck`` (tests/test_double_backward.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dtypes import from_numpy_dtype
+from ..tensor import Tensor, new_tensor
+
+__all__ = ["namespace", "NumpyNamespace", "TensorNamespace"]
+
+
+def _np_sum_to_shape(x: np.ndarray, shape: tuple) -> np.ndarray:
+    """Undo broadcasting: sum ``x`` over the dimensions that were expanded to reach its shape."""
+    if x.shape == shape:
+        return x
+    lead = x.ndim - len(shape)
+    if lead == 1 and x.shape[1:] == shape:  # a bias added to every row: one reduce
+        return np.add.reduce(x, axis=0)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and x.shape[i + lead] != 1
+    )
+    if axes:
+        x = x.sum(axis=axes, keepdims=True)
+    return x.reshape(shape)
+
+
+def _np_expand_dims(x: np.ndarray, axes) -> np.ndarray:
+    return np.expand_dims(x, axes)
+
+
+def _np_broadcast_to(x: np.ndarray, shape: tuple) -> np.ndarray:
+    """A new (writeable) array: the result may be handed on as a gradient and accumulated."""
+    out = np.empty(shape, x.dtype)
+    out[...] = x
+    return out
+
+
+class NumpyNamespace:
+    """The functions a backward formula may call, on numpy arrays (the fast path)."""
+
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sqrt = staticmethod(np.sqrt)
+    sin = staticmethod(np.sin)
+    cos = staticmethod(np.cos)
+    sign = staticmethod(np.sign)
+    abs = staticmethod(np.abs)
+    where = staticmethod(np.where)
+    matmul = staticmethod(np.matmul)
+    swapaxes = staticmethod(np.swapaxes)
+    expand_dims = staticmethod(_np_expand_dims)
+    broadcast_to = staticmethod(_np_broadcast_to)
+    sum_to_shape = staticmethod(_np_sum_to_shape)
+
+    @staticmethod
+    def sum(x, axes=None, keepdims=False):
+        return x.sum(axis=axes, keepdims=keepdims)
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(shape)
+
+    @staticmethod
+    def permute(x, axes):
+        return x.transpose(axes)
+
+    @staticmethod
+    def t(x):
+        return x.T
+
+    @staticmethod
+    def astype(x, dtype):
+        return x.astype(dtype)
+
+    @staticmethod
+    def zeros_like(x):
+        return np.zeros_like(x)
+
+    log1p = staticmethod(np.log1p)
+
+    @staticmethod
+    def clone(x):
+        return x.copy()
+
+    @staticmethod
+    def clamp_min(x, lo):
+        return np.maximum(x, lo)
+
+    @staticmethod
+    def clamp_max(x, hi):
+        return np.minimum(x, hi)
+
+    @staticmethod
+    def data(x):
+        """The values, to compute a mask or an index from (a constant either way)."""
+        return x
+
+    @staticmethod
+    def detach(x):
+        return x
+
+    @staticmethod
+    def dtype(x) -> np.dtype:
+        return x.dtype
+
+
+class TensorNamespace:
+    """The same functions on Tensors: each records its node (with PyTorch's name)."""
+
+    exp = staticmethod(lambda x: x.exp())
+    log = staticmethod(lambda x: x.log())
+    sqrt = staticmethod(lambda x: x.sqrt())
+    sin = staticmethod(lambda x: x.sin())
+    cos = staticmethod(lambda x: x.cos())
+    sign = staticmethod(lambda x: x.sgn())
+    abs = staticmethod(lambda x: x.abs())
+    matmul = staticmethod(lambda a, b: a @ b)
+    swapaxes = staticmethod(lambda x, d0, d1: x.transpose(d0, d1))
+
+    @staticmethod
+    def where(cond, a, b):
+        cond = cond._data if isinstance(cond, Tensor) else np.asarray(cond)
+        if not isinstance(a, Tensor):
+            return b.where(~cond, a)  # where(c, a, b) is where(~c, b, a)
+        return a.where(cond, b)
+
+    @staticmethod
+    def sum(x, axes=None, keepdims=False):
+        if axes is None and not keepdims:
+            return x.sum()
+        return x.sum(tuple(range(x.ndim)) if axes is None else axes, keepdims)
+
+    @staticmethod
+    def expand_dims(x, axes):
+        for a in sorted((axes,) if isinstance(axes, int) else axes):
+            x = x.unsqueeze(a)
+        return x
+
+    @staticmethod
+    def broadcast_to(x, shape):
+        return x.expand(shape)
+
+    @staticmethod
+    def sum_to_shape(x, shape):
+        return x if tuple(x.shape) == tuple(shape) else x.sum_to_size(shape)
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(shape)
+
+    @staticmethod
+    def permute(x, axes):
+        return x.permute(axes)
+
+    @staticmethod
+    def t(x):
+        return x.t()
+
+    @staticmethod
+    def astype(x, dtype):
+        return x.to(from_numpy_dtype(np.dtype(dtype)))
+
+    @staticmethod
+    def zeros_like(x):
+        return new_tensor(np.zeros_like(x._data))
+
+    log1p = staticmethod(lambda x: (x + 1).log())
+
+    @staticmethod
+    def clone(x):
+        return x.clone()
+
+    @staticmethod
+    def clamp_min(x, lo):
+        return x.clamp(min=lo)
+
+    @staticmethod
+    def clamp_max(x, hi):
+        return x.clamp(max=hi)
+
+    @staticmethod
+    def data(x):
+        return x._data if isinstance(x, Tensor) else x
+
+    @staticmethod
+    def detach(x):
+        return x.detach() if isinstance(x, Tensor) else x
+
+    @staticmethod
+    def dtype(x) -> np.dtype:
+        return x._data.dtype
+
+
+def namespace(x) -> type[NumpyNamespace] | type[TensorNamespace]:
+    """The namespace that fits ``x``: numpy's for arrays, minigrad's for Tensors."""
+    return TensorNamespace if isinstance(x, Tensor) else NumpyNamespace

@@ -1,0 +1,30 @@
+"""Differences the fuzzer accepts: C++ details of PyTorch that no learner can see.
+
+At most ten entries, each a regular expression over ``Difference.line()`` (``field: torch
+... | minigrad ...``) with the reason it is allowed. Anything a learner can see (a value,
+printed text, a grad_fn name, an error message, a warning) is never allowed here: it is fixed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Allowed:
+    pattern: str
+    reason: str
+
+
+ALLOWED: tuple[Allowed, ...] = ()
+
+assert len(ALLOWED) <= 10, "the allow-list is for a few invisible details, not a backlog"
+
+
+def allowed(line: str) -> Allowed | None:
+    """The entry that allows the difference described by ``line``, if any."""
+    for entry in ALLOWED:
+        if re.search(entry.pattern, line):
+            return entry
+    return None

@@ -1,0 +1,296 @@
+"""The feature table: every operation the generator may use, one line each.
+
+``Op(name, template)``: ``template`` is code with placeholders (see ``generator.PLACEHOLDERS``):
+``{x}`` the tensor the op works on (the latest result, most of the time), ``{y}`` a tensor that
+broadcasts with it, ``{s}`` a Python number, ``{dim}`` a dimension of ``{x}``, ``{idx}`` an
+index of ``{x}``, ``{mm}`` a matrix-product partner, ... A template without ``{out} =`` is an
+expression whose value becomes the next variable. ``x=`` narrows ``{x}`` to ``"float"``,
+``"num"`` (no bool), ``"int"`` or ``"bool"`` tensors; ``w=`` is the weight of the entry.
+
+The minigrad names a template uses (``T.cumsum``, ``F.huber_loss``, ``{x}.narrow(``) are read
+from the template itself: an entry whose names minigrad lacks is left out of the programs
+(``missing()`` lists them), so an entry can be added before the op lands and switches itself on
+when it does. Adding an op to minigrad: add its line here, then run
+``python -m tests.difffuzz --n 3000 --seed 0`` and close what it finds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    template: str
+    x: str = "any"
+    w: float = 1.0
+
+
+OPS: tuple[Op, ...] = (
+    # -- arithmetic, with broadcasting, scalars and type promotion ------------------------------
+    Op("add", "{x} + {y}", w=3),
+    Op("add_scalar", "{x} + {s}"),
+    Op("radd", "{s} + {x}"),
+    Op("sub", "{x} - {y}", w=2),
+    Op("rsub", "{s} - {x}"),
+    Op("mul", "{x} * {y}", w=3),
+    Op("mul_scalar", "{x} * {s}", w=2),
+    Op("rmul", "{s} * {x}"),
+    Op("div", "{x} / {y}", w=2),
+    Op("rdiv", "{s} / {x}"),
+    Op("pow_scalar", "{x} ** {p}"),
+    Op("pow", "{x} ** {y}"),
+    Op("rpow", "{s} ** {x}"),
+    Op("add_alpha", "T.add({x}, {y}, alpha={s})"),
+    Op("sub_alpha", "T.sub({x}, {y}, alpha={s})"),
+    Op("sub_number", "T.sub({s}, {x})"),
+    Op("div_number", "T.div({s}, {x})"),
+    Op("mul_fn", "T.mul({x}, {y})"),
+    Op("div_floor", "T.div({x}, {y}, rounding_mode='floor')"),
+    Op("div_trunc", "T.div({x}, {y}, rounding_mode='trunc')"),
+    Op("floordiv", "{x} // {y}"),
+    Op("remainder", "{x} % {y}"),
+    Op("floor_divide", "T.floor_divide({x}, {s})"),
+    Op("maximum", "T.maximum({x}, {y})"),
+    Op("minimum", "T.minimum({x}, {y})"),
+    Op("and", "{x} & {y}"),
+    Op("or", "{x} | {y}"),
+    Op("xor", "{x} ^ {y}"),
+    Op("invert", "~{x}"),
+    Op("neg", "-{x}"),
+    Op("compare", "{x} > {y}"),
+    Op("compare_eq", "{x} == {s}"),
+    Op("compare_le", "T.le({x}, {y})"),
+    # -- elementwise functions ------------------------------------------------------------------
+    Op("exp", "{x}.exp()", w=2),
+    Op("exp_fn", "T.exp({x})"),
+    Op("log", "{x}.log()", w=2),
+    Op("sqrt", "{x}.sqrt()"),
+    Op("abs", "{x}.abs()"),
+    Op("abs_fn", "abs({x})"),
+    Op("sin", "{x}.sin()"),
+    Op("cos", "T.cos({x})"),
+    Op("tanh", "{x}.tanh()", w=2),
+    Op("sigmoid", "{x}.sigmoid()", w=2),
+    Op("sigmoid_fn", "T.sigmoid({x})"),
+    Op("relu", "{x}.relu()", w=2),
+    Op("relu_fn", "F.relu({x})"),
+    Op("clamp", "{x}.clamp({s}, {s2})"),
+    Op("clamp_min", "{x}.clamp(min={s})"),
+    Op("clamp_max", "T.clamp({x}, max={s})"),
+    Op("square", "{x}.square()"),
+    Op("round", "{x}.round()"),
+    Op("floor", "{x}.floor()"),
+    Op("ceil", "{x}.ceil()"),
+    Op("sign", "{x}.sign()"),
+    Op("reciprocal", "{x}.reciprocal()"),
+    Op("rsqrt", "{x}.rsqrt()"),
+    Op("log1p", "{x}.log1p()"),
+    Op("expm1", "{x}.expm1()"),
+    Op("log2", "{x}.log2()"),
+    Op("leaky_relu", "F.leaky_relu({x}, {sf})"),
+    Op("gelu", "F.gelu({x})"),
+    Op("softplus", "F.softplus({x})"),
+    Op("silu", "F.silu({x})"),
+    Op("elu", "F.elu({x})"),
+    Op("tanh_F", "F.tanh({x})"),
+    Op("sigmoid_F", "F.sigmoid({x})"),
+    # -- reductions -----------------------------------------------------------------------------
+    Op("sum", "{x}.sum()", w=2),
+    Op("sum_dim", "{x}.sum({dim}, keepdim={kd})", w=2),
+    Op("sum_dims", "{x}.sum(dim={dims})"),
+    Op("sum_dtype", "{x}.sum(dtype={dtype})"),
+    Op("sum_axis", "{x}.sum(axis={dim})"),
+    Op("sum_fn", "T.sum({x}, {dim})"),
+    Op("mean", "{x}.mean()", w=2),
+    Op("mean_dim", "{x}.mean({dim}, keepdim={kd})", w=2),
+    Op("mean_dims", "T.mean({x}, dim={dims}, keepdim={kd})"),
+    Op("mean_dtype", "{x}.mean(dtype={fdtype})"),
+    Op("max", "{x}.max()"),
+    Op("max_dim", "{x}.max({dim}, keepdim={kd})[0]"),
+    Op("max_indices", "{x}.max({dim}).indices"),
+    Op("min", "{x}.min()"),
+    Op("min_dim", "T.min({x}, {dim})[0]"),
+    Op("argmax", "{x}.argmax()"),
+    Op("argmax_dim", "{x}.argmax({dim}, keepdim={kd})"),
+    Op("argmin_dim", "T.argmin({x}, dim={dim})"),
+    Op("var", "{x}.var()"),
+    Op("var_dim", "{x}.var({dim}, keepdim={kd})"),
+    Op("var_unbiased", "{x}.var(unbiased=False)"),
+    Op("var_correction", "T.var({x}, {dim}, correction={n})"),
+    Op("std", "{x}.std()"),
+    Op("std_dim", "{x}.std({dim})"),
+    Op("prod", "{x}.prod()"),
+    Op("prod_dim", "{x}.prod({dim})"),
+    Op("cumsum", "{x}.cumsum({dim})"),
+    Op("amax", "{x}.amax({dim})"),
+    Op("amin", "T.amin({x}, {dim}, keepdim={kd})"),
+    Op("logsumexp", "{x}.logsumexp({dim})"),
+    Op("norm", "{x}.norm()"),
+    Op("norm_fn", "T.norm({x})"),
+    Op("vector_norm", "T.linalg.vector_norm({x}, {p})"),
+    Op("all", "{x}.all()"),
+    Op("any_dim", "{x}.any({dim})"),
+    # -- matrix products at every rank ----------------------------------------------------------
+    Op("matmul", "{x} @ {mm}", w=4),
+    Op("matmul_fn", "T.matmul({x}, {mm})", w=2),
+    Op("mm", "T.mm({x}, {mm})"),
+    Op("mv", "{x}.mv({vec})"),
+    Op("dot", "T.dot({x}, {vec})"),
+    Op("bmm", "T.bmm({x}, {mm})"),
+    Op("addmm", "T.addmm({bias}, {x}, {mm})"),
+    Op("linear", "F.linear({x}, {weight})"),
+    Op("linear_bias", "F.linear({x}, {weight}, {bias})"),
+    # -- shapes and views -----------------------------------------------------------------------
+    Op("view", "{x}.view({shape})"),
+    Op("reshape", "{x}.reshape({shape})", w=2),
+    Op("reshape_fn", "T.reshape({x}, ({shape},))"),
+    Op("flatten", "{x}.flatten()"),
+    Op("flatten_dim", "T.flatten({x}, {dim})"),
+    Op("squeeze", "{x}.squeeze()"),
+    Op("squeeze_dim", "{x}.squeeze({dim})"),
+    Op("unsqueeze", "{x}.unsqueeze({dim1})", w=2),
+    Op("transpose", "{x}.transpose({dim}, {dim2})", w=2),
+    Op("t", "{x}.t()"),
+    Op("T", "{x}.T"),
+    Op("mT", "{x}.mT"),
+    Op("permute", "{x}.permute({perm})"),
+    Op("permute_fn", "T.permute({x}, ({perm},))"),
+    Op("expand", "{x}.expand({expand})"),
+    Op("expand_as", "{x}.expand_as({y})"),
+    Op("contiguous", "{x}.contiguous()"),
+    Op("clone", "{x}.clone()"),
+    Op("chunk", "{x}.chunk({n}, {dim})"),
+    Op("split", "{x}.split({n}, {dim})"),
+    Op("narrow", "{x}.narrow({dim}, 0, 1)"),
+    Op("repeat", "{x}.repeat({repeat})"),
+    Op("flip", "{x}.flip({dim})"),
+    Op("roll", "{x}.roll(1, {dim})"),
+    # -- indexing -------------------------------------------------------------------------------
+    Op("index", "{x}[{idx}]", w=4),
+    Op("index_mask", "{x}[{x} > 0]"),
+    Op("index_0d", "{x}[T.tensor(0)]"),
+    Op("index_range", "{x}[range(1)]"),
+    Op("gather", "{x}.gather({dim}, {x}.argmax({dim}, keepdim=True))"),
+    Op("masked_fill", "{x}.masked_fill({cond}, {s})"),
+    # -- joining and selecting ------------------------------------------------------------------
+    Op("cat", "T.cat([{x}, {same}], {dim})", w=2),
+    Op("cat_self", "T.cat(({x}, {x}))"),
+    Op("stack", "T.stack([{x}, {same}], {dim1})"),
+    Op("where", "T.where({cond}, {x}, {y})", w=2),
+    Op("where_scalar", "T.where({cond}, {x}, {s})"),
+    Op("where_method", "{x}.where({cond}, {y})"),
+    Op("unbind", "{x}.unbind({dim})"),
+    Op("unbind_first", "T.unbind({x})[0]"),
+    Op("iter", "list({x})"),
+    # -- softmax and losses ---------------------------------------------------------------------
+    Op("softmax", "{x}.softmax({dim})", w=2),
+    Op("softmax_F", "F.softmax({x}, dim={dim})"),
+    Op("softmax_dtype", "T.softmax({x}, {dim}, dtype={fdtype})"),
+    Op("log_softmax", "{x}.log_softmax({dim})"),
+    Op("log_softmax_F", "F.log_softmax({x}, {dim})"),
+    Op("mse", "F.mse_loss({x}, {target})", w=2),
+    Op("mse_sum", "F.mse_loss({x}, {target}, reduction={reduction})"),
+    Op("mse_module", "T.nn.MSELoss()({x}, {target})"),
+    Op("l1", "F.l1_loss({x}, {target}, reduction={reduction})"),
+    Op("cross_entropy", "F.cross_entropy({x}, {cls})", w=2),
+    Op("cross_entropy_red", "F.cross_entropy({x}, {cls}, reduction={reduction})"),
+    Op("cross_entropy_probs", "F.cross_entropy({x}, {x}.softmax(-1).detach())"),
+    Op("cross_entropy_module", "T.nn.CrossEntropyLoss()({x}, {cls})"),
+    Op("nll", "F.nll_loss({x}, {cls})"),
+    Op("bce", "F.binary_cross_entropy({x}.sigmoid(), {prob})"),
+    Op("bce_module", "T.nn.BCELoss(reduction={reduction})({x}.sigmoid(), {prob})"),
+    Op("bce_logits", "F.binary_cross_entropy_with_logits({x}, {prob})"),
+    Op("smooth_l1", "F.smooth_l1_loss({x}, {target})"),
+    Op("huber", "F.huber_loss({x}, {target})"),
+    # -- dtypes ---------------------------------------------------------------------------------
+    Op("float", "{x}.float()"),
+    Op("double", "{x}.double()"),
+    Op("long", "{x}.long()"),
+    Op("int", "{x}.int()"),
+    Op("bool", "{x}.bool()"),
+    Op("to_dtype", "{x}.to({dtype})"),
+    Op("type_dtype", "{x}.type({dtype})"),
+    # -- in-place, on views and through .data ---------------------------------------------------
+    Op("iadd", "{out} = {x}.add_({y})", w=2),
+    Op("imul_scalar", "{out} = {x}.mul_({s})"),
+    Op("iop", "{out} = {x} * 1\n{out} += {y}"),
+    Op("inplace_unary", "{out} = {x}.clone().{unary_}()"),
+    Op("inplace_view", "{out} = {x} * 1\n{out}[{idx}] = {s}", w=2),
+    Op("inplace_view_op", "{out} = {x} * 1\n{out}.transpose(0, -1).mul_({s})"),
+    Op("inplace_select", "{out} = {x} * 1\n{out}[0].add_({s})"),
+    Op("inplace_data", "{x}.data.mul_({s})\n{out} = {x} * 1"),
+    Op("inplace_no_grad", "with T.no_grad():\n    {x}.add_({s})\n{out} = {x}"),
+    Op("inplace_leaf", "{out} = {x}.sub_({s})"),
+    Op("zero_", "{out} = {x}.clone().zero_()"),
+    Op("fill_", "{out} = {x}.clone().fill_({s})"),
+    Op("copy_", "{out} = {x}.clone().copy_({y})"),
+    Op("clamp_", "{out} = {x}.clone().clamp_(min={s})"),
+    Op("setitem_tensor", "{out} = {x}.clone()\n{out}[{idx}] = {y}"),
+    # -- autograd inside the chain --------------------------------------------------------------
+    Op("detach", "{x}.detach()"),
+    Op("detach_rg", "{x}.detach().requires_grad_()"),
+    Op("no_grad", "with T.no_grad():\n    {out} = {x} * 2"),
+    Op("enable_grad", "with T.no_grad():\n    with T.enable_grad():\n        {out} = {x} * 2"),
+    Op("set_grad", "with T.set_grad_enabled(False):\n    {out} = {x} + 1"),
+    Op("hook", "{out} = {x} * 1\n_h = {out}.register_hook(lambda g: g * 2)", x="float"),
+    Op("retain_grad", "{out} = {x} * 1\n{out}.retain_grad()", x="float"),
+    Op("requires_grad_", "{x}.requires_grad_()"),
+    Op("set_requires_grad", "{out} = {x}.clone()\n{out}.requires_grad = {bool}"),
+    Op("data_assign", "{x}.data = {same}\n{out} = {x} * 1"),
+    Op("version", "{x}._version"),
+    # -- what a learner prints or reads ---------------------------------------------------------
+    Op("item", "{x}.item()"),
+    Op("tolist", "{x}.tolist()"),
+    Op("float_py", "float({x})"),
+    Op("int_py", "int({x})"),
+    Op("bool_py", "bool({x})"),
+    Op("len", "len({x})"),
+    Op("size", "{x}.size({dim})"),
+    Op("shape", "{x}.shape"),
+    Op("numel", "{x}.numel()"),
+    Op("str", "str({x})"),
+    Op("format", "format({x}, '.4f')"),
+    Op("numpy", "{x}.numpy()"),
+    Op("is_leaf", "{x}.is_leaf"),
+    Op("grad_of_nonleaf", "{x}.grad"),
+)
+
+_NAMES = re.compile(r"\b(T|F)\.([A-Za-z_][\w.]*[\w])|\}\.([A-Za-z_]\w*)")
+
+
+def needs(template: str) -> list[str]:
+    """The minigrad names ``template`` uses: ``T.x.y``, ``F.x`` and ``Tensor.method``."""
+    out = []
+    for module, path, method in _NAMES.findall(template):
+        if method:
+            out.append("Tensor." + method)
+        else:
+            out.append(("nn.functional." if module == "F" else "") + path)
+    return out
+
+
+def has(module, dotted: str) -> bool:
+    obj = module.Tensor if dotted.startswith("Tensor.") else module
+    for part in dotted.removeprefix("Tensor.").split("."):
+        if not hasattr(obj, part):
+            return False
+        obj = getattr(obj, part)
+    return True
+
+
+def available(module) -> tuple[Op, ...]:
+    """The entries whose names ``module`` (minigrad) has."""
+    return tuple(op for op in OPS if all(has(module, n) for n in needs(op.template)))
+
+
+def missing(module) -> dict[str, list[str]]:
+    """Entry name -> the names ``module`` lacks (the entries left out of the programs)."""
+    out = {}
+    for op in OPS:
+        lack = [n for n in needs(op.template) if not has(module, n)]
+        if lack:
+            out[op.name] = lack
+    return out

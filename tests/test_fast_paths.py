@@ -1,0 +1,151 @@
+"""The fast paths of the hot ops give PyTorch's values, gradients, graphs and errors.
+
+``nll_loss`` (and so ``cross_entropy``) has a short path for (N, C) inputs with no class
+weights and no target to ignore, and ``x[index]`` one for an integer tensor picking rows
+(an embedding lookup ``C[X]``). Hypothesis draws inputs on both sides of each path's
+conditions (ignored targets, weights, out-of-range and negative indices, repeated rows,
+empty tensors) and every result is compared with PyTorch's; the gradients are also checked
+against finite differences.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_gradients_property import check_gradients
+
+import minigrad as mg
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _outcome(fn):
+    """(result, None) or (None, (error type name, message)): errors compared as text."""
+    try:
+        return fn(), None
+    except Exception as e:  # noqa: BLE001 - the point is to compare whatever is raised
+        return None, (type(e).__name__, str(e).split("\n")[0])
+
+
+def _names(fn) -> list[str]:
+    """The names of a graph's nodes, depth first, as a learner would read them."""
+    out, stack = [], [fn]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        out.append(type(node).__name__)
+        stack.extend(n for n, _ in node.next_functions)
+    return out
+
+
+@st.composite
+def classification(draw):
+    n = draw(st.integers(1, 6))
+    c = draw(st.integers(1, 5))
+    ignore = draw(st.sampled_from([-100, -1, 0, 1, c, 7]))
+    low = draw(st.sampled_from([0, 0, 0, -1]))  # mostly valid targets, some negative
+    high = draw(st.sampled_from([c, c, c, c + 1]))  # and some past the last class
+    target = draw(st.lists(st.integers(low, high - 1), min_size=n, max_size=n))
+    seed = draw(st.integers(0, 2**16))
+    weight = draw(st.booleans())
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    return n, c, ignore, np.array(target, np.int64), seed, weight, reduction
+
+
+@SETTINGS
+@given(case=classification(), name=st.sampled_from(["cross_entropy", "nll_loss"]))
+def test_class_index_losses_as_pytorch(case, name, torch):
+    n, c, ignore, target, seed, weighted, reduction = case
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, c)).astype(np.float32)
+    w = rng.uniform(0.5, 2.0, c).astype(np.float32)
+
+    def run(lib):
+        inp = lib.tensor(x, requires_grad=True)
+        kwargs = {"ignore_index": ignore, "reduction": reduction}
+        if weighted:
+            kwargs["weight"] = lib.tensor(w)
+        loss = getattr(lib.nn.functional, name)(inp, lib.tensor(target), **kwargs)
+        names = _names(loss.grad_fn)
+        loss.backward(lib.ones_like(loss))
+        return loss.detach().numpy(), inp.grad.numpy(), names
+
+    ours, our_error = _outcome(lambda: run(mg))
+    theirs, their_error = _outcome(lambda: run(torch))
+    assert our_error == their_error
+    if ours is None:
+        return
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5, atol=1e-6)
+    assert ours[2] == theirs[2]
+
+
+@SETTINGS
+@given(
+    st.integers(1, 5), st.integers(1, 4), st.integers(0, 2**16), st.sampled_from(["mean", "sum"])
+)
+def test_nll_loss_fast_path_gradient(n, c, seed, reduction):
+    rng = np.random.default_rng(seed)
+    target = mg.tensor(rng.integers(0, c, n))
+    check_gradients(
+        lambda x: mg.nn.functional.cross_entropy(x, target, reduction=reduction),
+        rng.normal(size=(n, c)),
+    )
+
+
+@st.composite
+def row_lookup(draw):
+    rows = draw(st.integers(0, 5))
+    cols = draw(st.sampled_from([(), (3,), (2, 2)]))
+    index_shape = draw(st.sampled_from([(0,), (1,), (4,), (3, 2), (2, 1, 3)]))
+    size = int(np.prod(index_shape))
+    low, high = draw(st.sampled_from([(0, rows), (-rows, rows), (-rows - 2, rows + 2)]))
+    values = draw(st.lists(st.integers(low, max(low, high - 1)), min_size=size, max_size=size))
+    dtype = draw(st.sampled_from([np.int64, np.int32, np.int16]))
+    return (rows, *cols), np.array(values, dtype).reshape(index_shape)
+
+
+@SETTINGS
+@given(case=row_lookup(), seed=st.integers(0, 2**16))
+def test_rows_by_integer_tensor_as_pytorch(case, seed, torch):
+    shape, index = case
+    x = np.random.default_rng(seed).normal(size=shape).astype(np.float32)
+
+    def run(lib):
+        table = lib.tensor(x, requires_grad=True)
+        out = table[lib.tensor(index)]
+        names = _names(out.grad_fn)
+        upstream = np.arange(out.numel(), dtype=np.float32).reshape(tuple(out.shape))
+        out.backward(lib.tensor(upstream))
+        return out.detach().numpy(), table.grad.numpy(), names
+
+    ours, our_error = _outcome(lambda: run(mg))
+    theirs, their_error = _outcome(lambda: run(torch))
+    assert our_error == their_error
+    if ours is None:
+        return
+    np.testing.assert_array_equal(ours[0], theirs[0])
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-6)
+    assert ours[2] == theirs[2]
+
+
+def test_rows_by_integer_tensor_gradient_adds_repeated_rows():
+    index = mg.tensor([[0, 2], [2, 2]])
+    check_gradients(lambda c: c[index], np.random.default_rng(0).normal(size=(3, 2)))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib: lib.ones(3, 4)[lib.tensor([0, 3])],
+        lambda lib: lib.ones(3, 4)[lib.tensor([-4])],
+        lambda lib: lib.ones(3, 4)[lib.tensor([5, -7])],
+        lambda lib: lib.nn.functional.cross_entropy(lib.ones(2, 3), lib.tensor([0, 3])),
+        lambda lib: lib.nn.functional.cross_entropy(lib.ones(2, 3), lib.tensor([-1, 0])),
+    ],
+)
+def test_fast_path_errors_as_pytorch(fn, torch):
+    assert _outcome(lambda: fn(mg))[1] == _outcome(lambda: fn(torch))[1]

@@ -116,15 +116,15 @@ def skip_summary(reasons: list[str]) -> str:
     for reason in reasons:
         what = next(((w, how) for key, w, how in MISSING if key in reason), (reason, ""))
         groups[what] += 1
-    parts = []
-    for (what, how), n in groups.most_common():
-        count = f"{n} " if len(groups) > 1 else ""
-        parts.append(f"{count}{what}" + (f" ({how})" if how and len(groups) > 1 else ""))
     total = len(reasons)
-    head = f"{total} test{'s' if total != 1 else ''} skipped: " + "; ".join(parts)
-    if len(groups) == 1 and (how := next(iter(groups))[1]):
-        return f"{head}; {how} or run .ci/run to include them"
-    return f"{head}; .ci/run installs everything and includes them"
+    head = f"{total} test{'s' if total != 1 else ''} skipped: "
+    if len(groups) == 1:
+        ((what, how),) = groups
+        return head + what + (f"; {how} or run .ci/run to include them" if how else "")
+    largest_first = groups.most_common()
+    parts = [f"{n} {what}" + (f" ({how})" if how else "") for (what, how), n in largest_first]
+    installable = any(how for _, how in groups)
+    return head + "; ".join(parts) + ("; .ci/run installs all of them" if installable else "")
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -147,9 +147,13 @@ print(json.dumps(report))
 """
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def binder_env(tmp_path_factory):
-    """A copy of the repository and a fresh venv set up as Binder does: (repo, venv, env, home)."""
+    """A copy of the repository and a fresh venv set up as Binder does: (repo, venv, env, home).
+
+    Session-scoped, built once: under xdist a module-scoped fixture is torn down whenever the
+    worker's next test belongs to another module, and this one costs minutes.
+    """
     require(pypi_reachable(), "network access to PyPI (to install binder/requirements.txt)")
     tmp = tmp_path_factory.mktemp("binder")
     repo = tmp / "repo"

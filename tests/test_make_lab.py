@@ -37,7 +37,7 @@ from browser.harness import SERVER_TIMEOUT, free_port, get_json, poll
 from conftest import require_module, require_program
 
 ROOT = Path(__file__).resolve().parents[1]
-LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = sorted((ROOT / "lessons").rglob("[0-9][0-9]_*.ipynb"))  # with the zh-CN editions
 NOTIFICATION = "@jupyterlab/apputils-extension:notification"
 # a path from the repository's root that a lesson's text names: minigrad/autograd/engine.py
 SOURCE_PATH = re.compile(r"(?<![\w./-])((?:docs|minigrad|widgets)/[\w./-]*\w\.(?:md|py|png))")

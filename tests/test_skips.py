@@ -17,7 +17,7 @@ import pytest
 
 HERE = Path(__file__).parent
 
-SUITE = '''
+SUITE = """
 import pytest
 from conftest import require_module, require_program
 
@@ -38,7 +38,7 @@ def test_known_failure():
 
 def test_plain():
     assert True
-'''
+"""
 
 
 def run_suite(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
@@ -68,8 +68,7 @@ def test_one_line_says_why_and_how(tmp_path):
     assert summary == [
         "33 tests skipped: 30 could not import 'torch_x': No module named 'torch_x'; "
         "2 the Python package 'torch_x' is not installed; "
-        "1 the program 'no-such-chromium' is not installed; "
-        ".ci/run installs everything and includes them"
+        "1 the program 'no-such-chromium' is not installed"
     ], out
     assert out.strip().splitlines()[-1].startswith("1 passed, 33 skipped, 1 xfailed"), out
     assert len(out.splitlines()) <= 4, out  # progress, summary, totals (and a blank line)
@@ -88,7 +87,10 @@ def test_summary_of_the_real_reasons():
     assert skip_summary(mixed) == (
         "3 tests skipped: 2 PyTorch not installed (parity) (install torch==2.13.0); "
         "1 Chromium not installed (browser) (apt-get install chromium); "
-        ".ci/run installs everything and includes them"
+        ".ci/run installs all of them"
+    )
+    assert skip_summary(["got empty parameter set for (a, b)"] * 2) == (
+        "2 tests skipped: got empty parameter set for (a, b)"
     )
 
 

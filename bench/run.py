@@ -2,7 +2,10 @@
 
 Each workload runs in interleaved rounds (minigrad, then the reference, then
 minigrad again ...) so that a busy machine slows both alike; the table shows
-medians and the ratio minigrad / reference, with the project's target.
+medians and the ratio minigrad / reference, with the project's target. Times
+are CPU time of this process (``time.process_time``), each workload on one
+thread: while other processes hold the core the clock stops, so the ratios
+hold on a shared machine. ``--only mlp,makemore`` runs some rows only.
 Memory per graph node is measured in fresh subprocesses, by the growth of the
 resident set size while a 10,000-node graph is alive, the same way for both.
 
@@ -41,14 +44,20 @@ except ImportError:  # the table then shows minigrad and numpy only
     torch = None
 
 ROUNDS = 15
+ROW_KEYS = ("mean", "chain", "mlp", "makemore", "wide", "memory", "build", "views")
 
 
 def timed(fn: Callable[[], object], number: int) -> float:
-    """Seconds per call of ``fn``, over ``number`` calls."""
-    start = time.perf_counter()
+    """CPU seconds of this process per call of ``fn``, over ``number`` calls.
+
+    CPU time, not wall-clock time: while another process has the core, this one's
+    clock stops, so a busy machine (tests running beside the bench) adds far less
+    noise. Every workload runs on one thread, so CPU time is its running time.
+    """
+    start = time.process_time()
     for _ in range(number):
         fn()
-    return (time.perf_counter() - start) / number
+    return (time.process_time() - start) / number
 
 
 def compare(cases: dict[str, tuple[Callable, int]], rounds: int = ROUNDS) -> dict[str, float]:
@@ -191,11 +200,11 @@ def graph_build_time(T, nodes: int = 10_000, rounds: int = 7) -> float:
     y = None
     for _ in range(rounds):
         y = None  # free the previous graph before the clock starts
-        start = time.perf_counter()
+        start = time.process_time()
         y = x
         for _ in range(nodes):
             y = y * 1.0001
-        times.append((time.perf_counter() - start) / nodes)
+        times.append((time.process_time() - start) / nodes)
     return statistics.median(times)
 
 
@@ -257,47 +266,60 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument(
+        "--only",
+        help="comma-separated rows to run: " + ", ".join(ROW_KEYS) + " (default: all)",
+    )
     args = parser.parse_args()
+    only = set(args.only.split(",")) if args.only else set(ROW_KEYS)
+    if only - set(ROW_KEYS):
+        parser.error(f"unknown rows: {', '.join(sorted(only - set(ROW_KEYS)))}")
+
+    def wanted(key: str) -> bool:
+        return key in only
+
     gc.collect()
     gc.freeze()  # see the module docstring
     rows = []
     have_torch = torch is not None
 
-    cases = {"mg": (mean_x_x(mg), 2000)}
-    if have_torch:
-        cases["torch"] = (mean_x_x(torch), 2000)
-    r = compare(cases, args.rounds)
-    rows.append(row("mean(x*x) + backward, 2x2", r["mg"], r.get("torch"), "PyTorch", 0.5))
+    if wanted("mean"):
+        cases = {"mg": (mean_x_x(mg), 2000)}
+        if have_torch:
+            cases["torch"] = (mean_x_x(torch), 2000)
+        r = compare(cases, args.rounds)
+        rows.append(row("mean(x*x) + backward, 2x2", r["mg"], r.get("torch"), "PyTorch", 0.5))
 
-    n = 1000
-    mg_fwd, mg_fb = chain(mg, n)
-    cases = {"mg_f": (mg_fwd, 20), "mg_fb": (mg_fb, 20)}
-    if have_torch:
-        t_fwd, t_fb = chain(torch, n)
-        cases.update({"t_f": (t_fwd, 20), "t_fb": (t_fb, 20)})
-    r = compare(cases, args.rounds)
-    mg_b = r["mg_fb"] - r["mg_f"]
-    t_b = r["t_fb"] - r["t_f"] if have_torch else None
-    rows.append(
-        row(
-            "chain of 1,000 ops: forward per op",
-            r["mg_f"] / n,
-            r["t_f"] / n if have_torch else None,
-            "PyTorch",
-            1.0,
+    if wanted("chain"):
+        n = 1000
+        mg_fwd, mg_fb = chain(mg, n)
+        cases = {"mg_f": (mg_fwd, 20), "mg_fb": (mg_fb, 20)}
+        if have_torch:
+            t_fwd, t_fb = chain(torch, n)
+            cases.update({"t_f": (t_fwd, 20), "t_fb": (t_fb, 20)})
+        r = compare(cases, args.rounds)
+        mg_b = r["mg_fb"] - r["mg_f"]
+        t_b = r["t_fb"] - r["t_f"] if have_torch else None
+        rows.append(
+            row(
+                "chain of 1,000 ops: forward per op",
+                r["mg_f"] / n,
+                r["t_f"] / n if have_torch else None,
+                "PyTorch",
+                1.0,
+            )
         )
-    )
-    rows.append(
-        row(
-            "chain of 1,000 ops: backward per op",
-            mg_b / n,
-            t_b / n if have_torch else None,
-            "PyTorch",
-            1.0,
+        rows.append(
+            row(
+                "chain of 1,000 ops: backward per op",
+                mg_b / n,
+                t_b / n if have_torch else None,
+                "PyTorch",
+                1.0,
+            )
         )
-    )
 
-    if hasattr(mg, "nn") and hasattr(mg, "optim"):
+    if wanted("mlp") and hasattr(mg, "nn") and hasattr(mg, "optim"):
         cases = {"mg": (mlp(mg), 200)}
         if have_torch:
             cases["torch"] = (mlp(torch), 200)
@@ -306,7 +328,7 @@ def main() -> None:
             row("MLP 2-16-16-1, SGD step, 100 points", r["mg"], r.get("torch"), "PyTorch", 0.5)
         )
 
-    if hasattr(mg, "nn"):
+    if wanted("makemore") and hasattr(mg, "nn"):
         cases = {"mg": (makemore(mg), 200)}
         if have_torch:
             cases["torch"] = (makemore(torch), 200)
@@ -321,40 +343,52 @@ def main() -> None:
             )
         )
 
-    r = compare({"mg": (wide_minigrad(), 5), "np": (wide_numpy(), 5)}, max(5, args.rounds // 2))
-    rows.append(row("(relu(X@W1+b1)@W2).mean() fwd+bwd", r["mg"], r["np"], "numpy", 1.1, unit="ms"))
-
-    mem_mg = graph_memory("minigrad")
-    mem_t = graph_memory("torch") if have_torch else None
-    ratio = mem_mg / mem_t if mem_t else None
-    rows.append(
-        {
-            "workload": "10,000-node graph: memory per node",
-            "minigrad": f"{mem_mg:.0f} B",
-            "reference": f"{mem_t:.0f} B (PyTorch)" if mem_t else "n/a",
-            "ratio": f"{ratio:.2f}x" if ratio else "n/a",
-            "target": "<= 1.5x",
-            "met": "-" if ratio is None else ("yes" if ratio <= 1.5 else "NO"),
-        }
-    )
-    build = {"mg": graph_build_time(mg)}
-    if have_torch:
-        build["torch"] = graph_build_time(torch)
-    rows.append(
-        row(
-            "10,000-node graph: build time per node",
-            build["mg"],
-            build.get("torch"),
-            "PyTorch",
-            None,
+    if wanted("wide"):  # 10 ms a call: 2 x 30 samples of 3 calls take 2 s
+        cases = {"mg": (wide_minigrad(), 3), "np": (wide_numpy(), 3)}
+        r = compare(cases, 2 * args.rounds)
+        rows.append(
+            row("(relu(X@W1+b1)@W2).mean() fwd+bwd", r["mg"], r["np"], "numpy", 1.1, unit="ms")
         )
-    )
+
+    if wanted("memory"):
+        mem_mg = graph_memory("minigrad")
+        mem_t = graph_memory("torch") if have_torch else None
+        ratio = mem_mg / mem_t if mem_t else None
+        rows.append(
+            {
+                "workload": "10,000-node graph: memory per node",
+                "minigrad": f"{mem_mg:.0f} B",
+                "reference": f"{mem_t:.0f} B (PyTorch)" if mem_t else "n/a",
+                "ratio": f"{ratio:.2f}x" if ratio else "n/a",
+                "target": "<= 1.5x",
+                "met": "-" if ratio is None else ("yes" if ratio <= 1.5 else "NO"),
+            }
+        )
+    if wanted("build"):
+        build = {"mg": graph_build_time(mg)}
+        if have_torch:
+            build["torch"] = graph_build_time(torch)
+        rows.append(
+            row(
+                "10,000-node graph: build time per node",
+                build["mg"],
+                build.get("torch"),
+                "PyTorch",
+                None,
+            )
+        )
+
+    if wanted("views"):
+        import views  # bench/views.py: what an open widget costs a training loop (issue 10)
+
+        rows += views.rows(row, args.rounds / ROUNDS)
 
     headers = ["workload", "minigrad", "reference", "ratio", "target", "met"]
     widths = [max(len(h), *(len(str(rw[h])) for rw in rows)) for h in headers]
     print(
         f"numpy {np.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
-        f"python {sys.version.split()[0]}, 1 thread each, median of {args.rounds} rounds\n"
+        f"python {sys.version.split()[0]}, 1 thread each, CPU time, median of {args.rounds} "
+        "rounds\n"
     )
     print("| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")

@@ -90,7 +90,14 @@ from ._printing import get_printoptions, set_printoptions
 from ._random import manual_seed, rand, rand_like, randint, randn, randn_like
 from .autograd import functional as _autograd_functional  # noqa: F401 - above the ops
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .creation import as_tensor, from_numpy, tensor
 from .serialization import load, save
 from .tensor import Tensor

@@ -19,19 +19,24 @@ problem raises :class:`UnsafeOrCorruptFileError` naming the file.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import json
 import os
+import stat
 import struct
 from collections.abc import Mapping
 from typing import BinaryIO
 
 import numpy as np
 
+from ._foreign_dtypes import FOREIGN
+from ._foreign_dtypes import upcast as upcast_array
+from ._safetensors_header import MAX_HEADER_SIZE, METADATA_KEY, Corrupt, Entry, Header, parse_header
+
 __all__ = ["UnsafeOrCorruptFileError", "read", "write", "parse", "name_of", "dtype_code"]
 
-MAX_HEADER_SIZE = 100_000_000  # the specification's cap on N
-METADATA_KEY = "__metadata__"
-_ENTRY_KEYS = {"dtype", "shape", "data_offsets"}
 
 # The dtypes minigrad can hold, by their safetensors names, as little-endian numpy dtypes.
 _DTYPES: dict[str, np.dtype] = {
@@ -47,6 +52,9 @@ _DTYPES: dict[str, np.dtype] = {
 }
 _CODES = {dt.newbyteorder("="): code for code, dt in _DTYPES.items()}
 SUPPORTED = ", ".join(_DTYPES)
+_BITS = {code: dt.itemsize * 8 for code, dt in _DTYPES.items()} | {
+    code: f.bits for code, f in FOREIGN.items()
+}
 
 
 class UnsafeOrCorruptFileError(ValueError):
@@ -118,29 +126,117 @@ def write(
 def _write(f: BinaryIO, text: bytes, arrays: list[np.ndarray]) -> None:
     f.write(struct.pack("<Q", len(text)))
     f.write(text)
-    for array in arrays:
-        f.write(array.tobytes())
+    for array in arrays:  # C-contiguous little-endian: its memory is the file's bytes
+        if array.size:
+            f.write(array.reshape(-1).view(np.uint8).data)
 
 
 def read(
-    path_or_file: str | os.PathLike | BinaryIO,
+    path_or_file: str | os.PathLike | BinaryIO, *, upcast: bool = False
 ) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """Read a safetensors file: (arrays in header order, metadata).
 
-    The arrays are writable copies in native byte order; they share nothing with the file.
-    A missing path raises FileNotFoundError; anything wrong inside the file raises
-    :class:`UnsafeOrCorruptFileError`.
+    Each array is a new, writable array in native byte order that owns its memory; nothing is
+    shared with the file, and at most the file's size is allocated. Reads never go past what
+    the header declares, so an endless stream (``/dev/zero``, a pipe) ends with an error.
+    A missing path raises FileNotFoundError and a folder IsADirectoryError, as ``open`` does;
+    anything wrong inside the file raises :class:`UnsafeOrCorruptFileError`, and so does a
+    dtype minigrad has no type for, unless ``upcast`` converts it exactly (``_foreign_dtypes``).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     name = name_of(path_or_file)
-    if isinstance(path_or_file, (str, bytes, os.PathLike)):
-        with open(path_or_file, "rb") as f:
-            data = f.read()
-    else:
-        data = path_or_file.read()
-        if not isinstance(data, bytes):
-            raise TypeError(f"{name}: file must be opened in binary mode ('rb')")
-    return parse(data, name)
+    with _Source(path_or_file, name) as source:
+        head = b""
+        try:
+            head = source.read(8)
+            header, start = _read_header(source, head)
+        except Corrupt as e:
+            raise UnsafeOrCorruptFileError(name, _explain(head, source.tail(), str(e))) from None
+        _check_dtypes(header, name, upcast)
+        arrays = {}
+        for key, (code, shape, begin, end) in sorted(header.entries.items(), key=_by_offset):
+            try:
+                arrays[key] = _read_array(source, code, shape, end - begin)
+            except Corrupt as e:
+                problem = f"not a safetensors file: tensor {key!r} {e}"
+                raise UnsafeOrCorruptFileError(name, problem) from None
+            except ValueError as e:  # an upcast that cannot be exact
+                raise UnsafeOrCorruptFileError(name, f"tensor {key!r}: {e}") from None
+        if source.size is None and source.read(1):
+            raise UnsafeOrCorruptFileError(
+                name, "not a safetensors file: stray bytes follow the last tensor"
+            )
+    return {key: arrays[key] for key in header.entries}, header.metadata
+
+
+def _by_offset(item: tuple[str, Entry]) -> tuple[int, int]:
+    return item[1][2], item[1][3]
+
+
+def _read_header(source: _Source, head: bytes) -> tuple[Header, int]:
+    if len(head) == 0:
+        raise Corrupt("the file is empty")
+    if len(head) < 8:
+        raise Corrupt(f"the file is {len(head)} bytes long, too short for a header")
+    (n,) = struct.unpack("<Q", head)
+    if n > MAX_HEADER_SIZE:
+        raise Corrupt(f"the header length {n} exceeds the limit of {MAX_HEADER_SIZE} bytes")
+    past_the_end = f"the header length {n} runs past the end of the file (truncated?)"
+    if source.size is not None and 8 + n > source.size:
+        raise Corrupt(past_the_end)
+    text = source.read(n)
+    if len(text) < n:
+        raise Corrupt(past_the_end)
+    header = parse_header(text, _BITS)
+    if source.size is not None:  # a file of known size: check it all before allocating
+        available = source.size - 8 - n
+        for key, (_, _, _, end) in sorted(header.entries.items(), key=_by_offset):
+            if end > available:
+                raise Corrupt(f"tensor {key!r} runs past the end of the file (truncated?)")
+        if available > header.buffer_size:
+            stray = available - header.buffer_size
+            raise Corrupt(f"{stray} stray byte(s) follow the last tensor")
+    return header, 8 + n
+
+
+def _check_dtypes(header: Header, name: str, upcast: bool) -> None:
+    for key, (code, shape, _, _) in header.entries.items():
+        foreign = FOREIGN.get(code)
+        if foreign is None:
+            continue
+        if foreign.decode is None:
+            how = (
+                "minigrad has no type that holds it exactly; convert it in PyTorch first "
+                "(e.g. with .float()) and save again"
+            )
+        elif not upcast:
+            how = (
+                f"load it as {foreign.target} (exactly) with minigrad.load(path, upcast=True), "
+                "or convert it in PyTorch first (e.g. with .float())"
+            )
+        else:
+            continue
+        raise UnsafeOrCorruptFileError(
+            name,
+            f"{code} is not supported by minigrad: tensor {key!r} (shape {list(shape)}) is "
+            f"{foreign.description}; {how}",
+        )
+
+
+def _read_array(source: _Source, code: str, shape: tuple[int, ...], nbytes: int) -> np.ndarray:
+    """The tensor's bytes, read straight into a new array of the right type and shape."""
+    dtype = _DTYPES.get(code)
+    try:
+        array = np.empty(shape if dtype is not None else (nbytes,), dtype or np.uint8)
+    except MemoryError:  # only a stream's size is unknown beforehand
+        raise Corrupt(f"declares {nbytes} bytes, more than this machine can allocate") from None
+    if nbytes and source.readinto(array.reshape(-1).view(np.uint8)) < nbytes:
+        raise Corrupt("runs past the end of the file (truncated?)")
+    if dtype is None:
+        return upcast_array(code, array, shape)
+    if not dtype.isnative:
+        array = array.byteswap(inplace=True).view(dtype.newbyteorder("="))
+    return array
 
 
 def name_of(path_or_file: str | os.PathLike | BinaryIO) -> str:
@@ -153,126 +249,126 @@ def name_of(path_or_file: str | os.PathLike | BinaryIO) -> str:
 
 def parse(data: bytes, name: str = "<bytes>") -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """Parse the bytes of a whole safetensors file; ``name`` is used in error messages."""
+    source = io.BytesIO(data)
+    source.name = name
+    return read(source)
+
+
+class _Source:
+    """Bounded reads from a path or a binary file object, and its size when it is knowable.
+
+    A path is opened without blocking (a FIFO with no writer would block ``open`` forever),
+    then switched back to blocking reads. ``size`` is the number of bytes from the start, for
+    regular files and seekable file objects; None for pipes and devices.
+    """
+
+    def __init__(self, path_or_file: str | os.PathLike | BinaryIO, name: str) -> None:
+        self.close_after = isinstance(path_or_file, (str, bytes, os.PathLike))
+        self.size: int | None = None
+        if self.close_after:
+            self.file = _open_for_reading(path_or_file, name)
+            info = os.fstat(self.file.fileno())
+            if stat.S_ISREG(info.st_mode):
+                self.size = info.st_size
+        else:
+            self.file = path_or_file
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                if path_or_file.seekable():
+                    here = path_or_file.tell()
+                    self.size = path_or_file.seek(0, os.SEEK_END) - here
+                    path_or_file.seek(here)
+        self.start = self.file.tell() if self.size is not None else 0
+
+    def __enter__(self) -> _Source:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.close_after:
+            self.file.close()
+
+    def read(self, n: int) -> bytes | memoryview:
+        """Up to ``n`` bytes (a memoryview when large); fewer only at the end of the file."""
+        if n > _CHUNK:  # filled in place: no second copy of a large header
+            buffer = np.empty(n, np.uint8)
+            return memoryview(buffer)[: self.readinto(buffer)]
+        chunk = self.file.read(n)
+        if not isinstance(chunk, bytes):
+            raise TypeError(f"{name_of(self.file)}: file must be opened in binary mode ('rb')")
+        while 0 < len(chunk) < n:  # pipes and sockets may return less than asked
+            more = self.file.read(n - len(chunk))
+            if not more:
+                break
+            chunk += more
+        return chunk
+
+    def readinto(self, buffer: np.ndarray) -> int:
+        """Fill ``buffer`` (uint8); the count read, smaller only at the end of the file."""
+        view, done = memoryview(buffer), 0
+        readinto = getattr(self.file, "readinto", None)
+        while done < len(view):
+            if readinto is not None:
+                got = readinto(view[done : done + _CHUNK])
+            else:  # a file object with read() only
+                data = self.read(min(len(view) - done, _CHUNK))
+                got = len(data)
+                view[done : done + got] = data
+            if not got:
+                break
+            done += got
+        return done
+
+    def tail(self) -> bytes:
+        """The file's last few bytes, when they can be read without reading it all."""
+        if self.size is None:
+            return b""
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self.file.seek(self.start + max(self.size - 16, 0))
+            return self.file.read(16) or b""
+        return b""
+
+
+_CHUNK = 1 << 24  # 16 MiB per read call
+
+
+def _open_for_reading(path: str | bytes | os.PathLike, name: str) -> BinaryIO:
+    flags = os.O_RDONLY | _O_BINARY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
     try:
-        entries, metadata, start = _parse_header(data)
-    except _Corrupt as e:
-        raise UnsafeOrCorruptFileError(name, _explain(data, str(e))) from None
-    arrays = {}
-    for key, (dtype, shape, begin, end) in entries.items():
-        count = (end - begin) // dtype.itemsize
-        view = np.frombuffer(data, dtype=dtype, count=count, offset=start + begin)
-        arrays[key] = view.reshape(shape).astype(dtype.newbyteorder("="))  # a copy
-    return arrays, metadata
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
+        if hasattr(os, "O_NONBLOCK"):
+            os.set_blocking(fd, True)
+        return open(fd, "rb", buffering=0)  # noqa: SIM115 - closed by _Source
+    except BaseException:
+        os.close(fd)
+        raise
 
 
-class _Corrupt(Exception):
-    """Internal: what is wrong with the file, before the file name is attached."""
+_O_BINARY = getattr(os, "O_BINARY", 0)  # Windows only
 
 
-def _parse_header(data: bytes) -> tuple[dict, dict[str, str], int]:
-    if len(data) == 0:
-        raise _Corrupt("the file is empty")
-    if len(data) < 8:
-        raise _Corrupt(f"the file is {len(data)} bytes long, too short for a header")
-    (n,) = struct.unpack_from("<Q", data)
-    if n > MAX_HEADER_SIZE:
-        raise _Corrupt(f"the header length {n} exceeds the limit of {MAX_HEADER_SIZE} bytes")
-    if 8 + n > len(data):
-        raise _Corrupt(f"the header length {n} runs past the end of the file (truncated?)")
-    if data[8:9] != b"{":
-        raise _Corrupt("the header does not start with '{'")
-    try:
-        header = json.loads(
-            data[8 : 8 + n].decode("utf-8"),
-            object_pairs_hook=_no_duplicates,
-            parse_constant=_no_constants,
-        )
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, _Corrupt) as e:
-        raise _Corrupt(f"the header is not valid UTF-8 JSON ({e})") from None
-    if not isinstance(header, dict):
-        raise _Corrupt("the header is not a JSON object")
-    metadata = header.pop(METADATA_KEY, {})
-    if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
-        raise _Corrupt(f"{METADATA_KEY} must map strings to strings")
-    entries = {key: _check_entry(key, info) for key, info in header.items()}
-    buffer_size = len(data) - 8 - n
-    position = 0
-    for key, (_, _, begin, end) in sorted(entries.items(), key=lambda kv: kv[1][2:]):
-        if begin != position:
-            problem = "overlaps another tensor" if begin < position else "leaves a gap before it"
-            raise _Corrupt(f"tensor {key!r}: data_offsets [{begin}, {end}] {problem}")
-        if end > buffer_size:
-            raise _Corrupt(f"tensor {key!r} runs past the end of the file (truncated?)")
-        position = end
-    if position != buffer_size:
-        raise _Corrupt(f"{buffer_size - position} stray byte(s) follow the last tensor")
-    return entries, metadata, 8 + n
+def _explain(head: bytes, tail: bytes, problem: str) -> str:
+    """Say what the file most likely is, so a learner with a PyTorch file knows what to do.
 
-
-def _check_entry(key: str, info: object) -> tuple[np.dtype, tuple[int, ...], int, int]:
-    if not isinstance(info, dict) or set(info) != _ENTRY_KEYS:
-        raise _Corrupt(f"tensor {key!r} must have exactly the keys dtype, shape, data_offsets")
-    code, shape, offsets = info["dtype"], info["shape"], info["data_offsets"]
-    if not isinstance(code, str):
-        raise _Corrupt(f"tensor {key!r}: dtype must be a string")
-    if code not in _DTYPES:
-        raise _Corrupt(
-            f"tensor {key!r} has dtype {code}, which minigrad cannot hold (it reads "
-            f"{SUPPORTED}); in PyTorch, convert it first, e.g. with .float()"
-        )
-    if not isinstance(shape, list) or not all(_is_count(s) for s in shape):
-        raise _Corrupt(f"tensor {key!r}: shape must be a list of non-negative integers")
-    if not (isinstance(offsets, list) and len(offsets) == 2 and all(map(_is_count, offsets))):
-        raise _Corrupt(f"tensor {key!r}: data_offsets must be two non-negative integers")
-    begin, end = offsets
-    count = 1
-    for s in shape:
-        count *= s
-    dtype = _DTYPES[code]
-    if end < begin or end - begin != count * dtype.itemsize:
-        raise _Corrupt(
-            f"tensor {key!r}: data_offsets [{begin}, {end}] hold {end - begin} bytes, but "
-            f"{code} of shape {shape} needs {count * dtype.itemsize}"
-        )
-    return dtype, tuple(shape), begin, end
-
-
-def _is_count(x: object) -> bool:
-    return type(x) is int and x >= 0
-
-
-def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen = set()
-        duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise _Corrupt(f"duplicate key {duplicate!r}")
-    return result
-
-
-def _no_constants(name: str) -> None:
-    raise _Corrupt(f"{name} is not valid JSON")
-
-
-def _explain(data: bytes, problem: str) -> str:
-    """Say what the file most likely is, so a learner with a PyTorch file knows what to do."""
+    ``head`` is the file's first bytes, ``tail`` its last ones (empty when unknown).
+    """
     convert = (
         " minigrad never unpickles, because unpickling a file can run any code in it. "
         "To convert a PyTorch model, run in PyTorch: from safetensors.torch import save_file; "
         'save_file(model.state_dict(), "model.safetensors"), then minigrad.load that file.'
     )
-    if data[:4] == b"PK\x03\x04":
+    if head[:4] == b"PK\x03\x04":
         return "it is a zip archive, as torch.save writes (a pickle inside)." + convert
-    if _looks_like_pickle(data):
+    if _looks_like_pickle(head, tail):
         return "it is a Python pickle (as torch.save or pickle.dump write)." + convert
     return f"not a safetensors file: {problem}"
 
 
-def _looks_like_pickle(data: bytes) -> bool:
+def _looks_like_pickle(head: bytes, tail: bytes) -> bool:
     """Protocol 2+ pickles start with PROTO (0x80, version); 0 and 1 end with STOP ('.')."""
-    if len(data) >= 2 and data[0] == 0x80:
-        return 2 <= data[1] <= 5
-    return data.rstrip(b"\n")[-1:] == b"." and data[:1] in _PICKLE_OPENERS
+    if len(head) >= 2 and head[0] == 0x80:
+        return 2 <= head[1] <= 5
+    return tail.rstrip(b"\n")[-1:] == b"." and head[:1] in _PICKLE_OPENERS
 
 
 _PICKLE_OPENERS = {bytes([c]) for c in b"(}]NIJKLFGSTUVXBCcM\x88\x89)"}

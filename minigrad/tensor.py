@@ -16,6 +16,8 @@ import numpy as np
 
 from . import _dtypes, _printing
 from ._dtypes import Size, dtype, from_numpy_dtype
+from ._modes import InferenceVersion
+from ._modes import state as _modes
 from ._typename import type_name
 
 __all__ = ["Tensor", "new_tensor"]
@@ -82,6 +84,11 @@ class Tensor:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
+        if value and type(self._vc) is InferenceVersion and not _modes.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
+            )
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -135,7 +142,13 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if type(self._vc) is InferenceVersion:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
+
+    def is_inference(self) -> bool:
+        """Made in ``inference_mode()`` (or a view or detached copy of such a tensor)."""
+        return type(self._vc) is InferenceVersion
 
     # -- getting the eggs out --------------------------------------------------------
 
@@ -146,7 +159,10 @@ class Tensor:
         It shares memory with this tensor but NOT its version counter: changes
         made through ``.data`` are invisible to autograd (see ``detach()``).
         """
-        return new_tensor(self._data)
+        t = new_tensor(self._data)
+        if type(self._vc) is InferenceVersion:
+            t._vc = InferenceVersion([0])
+        return t
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -215,7 +231,7 @@ class Tensor:
     def size(self, dim: int | None = None) -> Size | int:
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        return self._data.shape[_wrap_dim(dim, self._data.ndim, scalar_ok=False)]
 
     @property
     def dtype(self) -> dtype:
@@ -289,14 +305,31 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            many = "more than one value" if self._data.size else "no values"
+            raise RuntimeError(f"Boolean value of Tensor with {many} is ambiguous")
         return bool(self._data)
 
+    def _python_scalar(self):
+        """What ``float(t)``, ``int(t)``, ``complex(t)`` convert: the one element."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.item()
+
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def __complex__(self) -> complex:
+        return complex(self._python_scalar())
+
+    def __format__(self, format_spec: str) -> str:
+        """``f"{loss:.4f}"``: a 0-d tensor formats as its Python number, as in PyTorch
+        (``f"{loss}"`` too); other tensors take no format spec."""
+        if self._data.ndim == 0 and type(self) is Tensor:
+            return self._data.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -346,7 +379,7 @@ def new_tensor(
     """
     t = _object_new(cls)
     t._data = data
-    t._vc = [0]
+    t._vc = InferenceVersion([0]) if _modes.inference else [0]
     t._requires_grad = requires_grad
     t._grad_fn = grad_fn
     t._grad = None
@@ -356,8 +389,14 @@ def new_tensor(
     return t
 
 
-def _wrap_dim(dim: int, ndim: int) -> int:
-    """Turn a possibly negative dim into an index, with PyTorch's IndexError."""
+def _wrap_dim(dim: int, ndim: int, scalar_ok: bool = True) -> int:
+    """Turn a possibly negative dim into an index, with PyTorch's IndexError.
+
+    Most ops take dim 0 or -1 of a 0-d tensor as its only "dimension"; ``size(dim)``,
+    ``unbind`` and a few others do not (``scalar_ok=False``), with PyTorch's message.
+    """
+    if ndim == 0 and not scalar_ok:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
     if not lo <= dim <= hi:
         raise IndexError(

@@ -1804,3 +1804,7 @@ SNIPPETS.update(_EDGES)
 from parity_reproducers import REPRODUCERS  # noqa: E402 - issue 8's reproducers, same harness
 
 SNIPPETS.update(REPRODUCERS)
+
+from parity_fuzz_findings import FUZZ_FINDINGS  # noqa: E402 - the fuzzer's findings, same harness
+
+SNIPPETS.update(FUZZ_FINDINGS)

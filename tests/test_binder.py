@@ -33,7 +33,9 @@ from conftest import require, require_program
 
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"
-LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")) + sorted(
+    (ROOT / "lessons").glob("zh-CN/[0-9][0-9]_*.ipynb")
+)  # both editions
 
 # one worker builds the fresh environment once, for the tests that share it
 pytestmark = [pytest.mark.binder, pytest.mark.xdist_group("binder")]
@@ -125,7 +127,7 @@ IGNORE = shutil.ignore_patterns(
 )  # fmt: skip
 
 RUNNER = r"""
-import json, sys
+import json, os, sys
 import nbformat
 from nbclient import NotebookClient
 import minigrad
@@ -133,7 +135,7 @@ report = {"minigrad": minigrad.__file__, "lessons": {}}
 for path in sys.argv[1:]:
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": "."}}).execute()
+                   resources={"metadata": {"path": os.path.dirname(path) or "."}}).execute()
     problems = []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -188,8 +190,9 @@ def binder_env(tmp_path_factory):
 def test_every_lesson_runs_in_a_fresh_binder_environment(binder_env):
     repo, venv, env, _ = binder_env
     lessons = repo / "lessons"
+    names = [p.relative_to(ROOT / "lessons").as_posix() for p in LESSONS]  # zh-CN/00_...
     run = subprocess.run(
-        [venv / "bin" / "python", "-c", RUNNER, *[p.name for p in LESSONS]],
+        [venv / "bin" / "python", "-c", RUNNER, *names],
         cwd=lessons,  # where Jupyter starts the kernel
         env=env,
         capture_output=True,

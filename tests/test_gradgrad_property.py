@@ -169,3 +169,24 @@ def test_setitem_and_inplace_through_a_view(data, shape) -> None:
 
     check(setitem, x, v)
     check(inplace_through_view, x)
+
+
+F = minigrad.nn.functional
+LOSSES = {
+    "mse": lambda x, t: F.mse_loss(x, t),
+    "mse_sum": lambda x, t: F.mse_loss(x * x, t, reduction="sum"),
+    "mse_none": lambda x, t: F.mse_loss(x, t, reduction="none"),
+    "cross_entropy": lambda x, t: F.cross_entropy(x * x, minigrad.tensor([0, 2, 1])[: len(x)]),
+    "nll_none": lambda x, t: F.nll_loss(
+        x.log_softmax(1), minigrad.tensor([1, 0, 2])[: len(x)], reduction="none"
+    ),
+    "bce": lambda x, t: F.binary_cross_entropy(x.sigmoid(), t.sigmoid()),
+    "bce_logits": lambda x, t: F.binary_cross_entropy_with_logits(x * x, t.sigmoid()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES))
+@SETTINGS
+@given(data=st.data(), n=st.integers(1, 3))
+def test_losses(name, data, n) -> None:
+    check(LOSSES[name], data.draw(values((n, 3))), data.draw(values((n, 3))))

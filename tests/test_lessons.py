@@ -402,6 +402,10 @@ def test_the_chinese_lesson_is_written_in_chinese(english, chinese):
         assert re.search(r"[\u4e00-\u9fff]", cell.source), (
             f"{chinese.name} markdown {i}:\n{cell.source}"
         )
+    code = "".join(c.source for c in read(chinese).cells if c.cell_type == "code")
+    if re.search(r"widgets\.(draw|GraphView|SliderView)\(", code):
+        assert 'widgets.set_language("zh-CN")' in code, f"{chinese.name}: graph views in English"
+        assert "set_language(" not in code.replace('set_language("zh-CN")', "")
     for link in re.findall(r"\]\(([^)#\s]+\.ipynb)\)", "".join(c.source for c in zh)):
         assert not link.startswith(".."), f"{chinese.name} links out of zh-CN/: {link}"
 
@@ -648,14 +652,27 @@ BINDER_URL = re.compile(
 )
 
 
+def test_every_lesson_has_its_chinese_edition():
+    assert [p.stem for p in CHINESE] == LESSON_NAMES
+
+
 def test_binder_badges_and_links_open_real_lessons():
-    """README's badge opens lesson 0; docs/lessons.md has a badge per lesson; links resolve."""
+    """Each README's first badge opens its lesson 0; docs/lessons.md has a badge per lesson in
+    both editions, README.zh-CN.md one per Chinese lesson; the READMEs link to each other."""
     readme = (ROOT / "README.md").read_text()
+    readme_zh = (ROOT / "README.zh-CN.md").read_text()
     lessons_md = (ROOT / "docs" / "lessons.md").read_text()
-    assert BINDER_URL.findall(readme)[0] == "lessons/00_start_here.ipynb"
-    badges = BINDER_URL.findall(lessons_md)
-    assert badges == [f"lessons/{name}.ipynb" for name in LESSON_NAMES]
-    for doc in (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))):
+    english = [f"lessons/{name}.ipynb" for name in LESSON_NAMES]
+    chinese = [f"lessons/zh-CN/{name}.ipynb" for name in LESSON_NAMES]
+    assert BINDER_URL.findall(readme)[0] == english[0]
+    assert BINDER_URL.findall(readme_zh) == [chinese[0], *chinese]
+    assert BINDER_URL.findall(lessons_md) == english + chinese
+    assert "](README.zh-CN.md)" in readme and "](README.md)" in readme_zh
+    for doc in (
+        ROOT / "README.md",
+        ROOT / "README.zh-CN.md",
+        *sorted((ROOT / "docs").glob("*.md")),
+    ):
         text = doc.read_text()
         for target in BINDER_URL.findall(text):
             assert (ROOT / target).exists(), f"{doc.name}: Binder link to missing {target}"

@@ -63,11 +63,13 @@ def test_plot_fit_uses_the_data_and_the_models_prediction():
 
 
 def test_loss_plot_grows_and_reads_out_progress():
-    plot = LossPlot(total=20, every=0)
+    plot = LossPlot(total=20, every=0, live=True)
     assert plot.readout == "step 0/20 (0%)"
     for i in range(10):
         plot.update(minigrad.tensor(1.0 / (i + 1)))
     (line,) = plot.ax.get_lines()
+    assert len(line.get_xdata()) == 1  # the first update drew; then 10x its cost of training
+    assert plot.finish() is plot.figure
     assert len(line.get_xdata()) == 10
     assert plot.readout.startswith("step 10/20 (50%) · loss 0.1 · best 0.1 · ")
     assert "\nstep 10/20 (50%) · loss 0.1 · best 0.1 · " in plot.ax.get_title()
@@ -78,11 +80,11 @@ def test_loss_plot_grows_and_reads_out_progress():
 
 
 def test_loss_plot_redraws_at_most_every_interval():
-    plot = LossPlot(every=3600)
+    plot = LossPlot(every=3600, live=True)
     for i in range(5):
         plot.update(float(i))
     (line,) = plot.ax.get_lines()
-    assert len(line.get_xdata()) == 1  # drawn once, then throttled
+    assert len(line.get_xdata()) == 0  # the first frame waits `every` seconds
     plot.finish()
     assert len(line.get_xdata()) == 5
 
@@ -91,7 +93,7 @@ def test_loss_plot_slow_redraws_do_not_redraw_on_every_update(monkeypatch):
     """A redraw that takes longer than ``every`` must not make each update redraw."""
     clock = [0.0]
     monkeypatch.setattr("widgets.plots.time.perf_counter", lambda: clock[0])
-    plot = LossPlot(total=100, every=0.5)
+    plot = LossPlot(total=100, every=0.5, live=True)
     draws = []
     real_draw = plot._draw
 
@@ -105,6 +107,6 @@ def test_loss_plot_slow_redraws_do_not_redraw_on_every_update(monkeypatch):
         plot.update(1.0 / (step + 1))
         clock[0] += 0.01  # training itself is fast
     plot.finish()
-    assert draws[0] == 1 and draws[-1] == 100
-    assert len(draws) <= 3, draws  # first, (maybe one when 0.5 s of training passed), last
+    assert draws[0] == 51 and draws[-1] == 100  # after 0.5 s of training; at the end
+    assert len(draws) <= 3, draws  # then the slow redraw makes the next one wait 10 s
     assert draws.count(100) == 1  # finish() does not draw the same curve again

@@ -1,4 +1,8 @@
-"""GraphView and SliderView, Python side: live updates, the recorded walk, static output."""
+"""GraphView and SliderView, Python side: live updates, the recorded walk, static output.
+
+A view draws when someone will see it (``widgets.frames``); these tests look
+at it through ``view.flush()``, which draws what is due, as a display does.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from minigrad.autograd import engine
 from minigrad.autograd.graph import execution_order, register_backward_observer
 from widgets import GraphView, SliderView
 from widgets.fmt import short
-from widgets.walk import observe
+from widgets.listen import listening, subscribe
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,6 +69,7 @@ def test_before_backward_the_steps_are_the_predicted_order():
     require_program("dot")
     v, out = seed()
     view = GraphView(out)
+    view.flush()
     assert view.predicted
     order = execution_order(out)
     assert [s["node"] for s in view.steps] == [view.graph.box_of[n] for n in order]
@@ -79,8 +84,11 @@ def test_after_backward_the_view_shows_the_engines_walk(engine_log):
     require_program("dot")
     v, out = seed()
     view = GraphView(out)
+    view.flush()
     revision = view.revision
     out.backward()
+    assert view.revision == revision  # not displayed: nothing drawn, nothing sent
+    assert view.flush() and not view.flush()
     assert view.revision == revision + 1  # one message per backward pass
     assert not view.predicted
     g = view.graph
@@ -112,6 +120,7 @@ def test_gradients_accumulate_in_the_view():
     view = GraphView(out)
     out.backward(retain_graph=True)
     out.backward()
+    view.flush()
     (cell,) = view.steps[-1]["cells"]
     assert cell == ["T1_grad", "grad [[0.5, 1], [1.5, 2]]", "grad [[1, 2], [3, 4]]"]
     assert (
@@ -126,6 +135,7 @@ def test_accumulate_nodes_get_their_own_step_box():
     v, out = seed()
     view = GraphView(out, show_accumulate=True)
     out.backward()
+    view.flush()
     assert [s["node"] for s in view.steps] == ["F0", "F1", "A0"]
     assert view.steps[-1]["in_edge"][1] == short(v.grad.numpy())
     view.close()
@@ -136,6 +146,7 @@ def test_a_pass_from_a_bigger_graph_is_recorded_and_said():
     v, out = seed()
     view = GraphView(out)
     (out * 3).backward()
+    view.flush()
     assert [s["node"] for s in view.steps] == ["F0", "F1", "T1"]
     assert view.steps[0]["in_edge"] == ["E0", "3"]
     assert "started outside this graph" in view.note
@@ -146,37 +157,37 @@ def test_a_pass_through_another_graph_sharing_a_leaf_does_not_redraw():
     require_program("dot")
     v, out = seed()
     view = GraphView(out)
+    view.flush()
     revision = view.revision
     (v * 2).sum().backward()
+    assert not view.flush()
     assert view.revision == revision and view.predicted
     view.close()
 
 
 def test_close_stops_listening_and_a_collected_owner_unregisters():
-    require_program("dot")
     v, out = seed()
-    n = len(engine.observers)
+    n = listening()
     view = GraphView(out)
-    assert len(engine.observers) == n + 1
+    assert listening() == n + 1 and view.listening
     view.close()
-    assert len(engine.observers) == n
+    assert listening() == n and not view.listening
     out.backward()  # no error, nobody listening
 
     class Owner:
-        def _on_walk(self, walk):
-            self.walk = walk
+        def _on_pass(self, recorded):
+            self.recorded = recorded
 
         def _on_error(self, error):
             raise AssertionError(error)
 
     owner = Owner()
     v, out = seed()
-    observe(owner, __import__("widgets").extract(out, {}))
-    assert len(engine.observers) == n + 1
+    subscribe(owner, __import__("widgets").extract(out, {}))
+    assert listening() == n + 1
     del owner
     gc.collect()
-    out.backward()
-    assert len(engine.observers) == n
+    assert listening() == n  # at once, not at the next backward pass
 
 
 def test_a_drawing_problem_never_breaks_backward(monkeypatch):
@@ -187,7 +198,7 @@ def test_a_drawing_problem_never_breaks_backward(monkeypatch):
     def broken(walk):
         raise ValueError("boom")
 
-    monkeypatch.setattr(view, "_on_walk", broken)
+    monkeypatch.setattr(view, "_on_pass", broken)
     out.backward()
     assert np.allclose(v.grad.numpy(), v.detach().numpy() / 2)
     assert "could not follow this backward pass" in view.error and "boom" in view.error
@@ -199,6 +210,7 @@ def test_without_dot_the_view_shows_install_help_and_text(monkeypatch, tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path))
     view = GraphView(out)
     out.backward()
+    view.flush()
     assert view.svg == ""
     assert "apt-get install graphviz" in view.note and "brew install graphviz" in view.note
     assert "MulBackward0" in view.text and "grad [[0.5, 1], [1.5, 2]]" in view.text
@@ -216,6 +228,7 @@ def test_large_graph_view_is_folded_and_its_steps_merged():
         y = y * 1.001 + 0.5
     view = GraphView(y)
     y.backward()
+    view.flush()
     assert view.graph.collapsed and "801 backward nodes" in view.note
     assert len(view.steps) == 151  # 150 drawn nodes + one merged step for the folded rest
     assert view.steps[-1]["node"] == "C0" and view.steps[-1]["count"] == 651
@@ -233,7 +246,7 @@ def test_static_mimebundle_carries_the_final_svg():
     v, out = seed()
     view = GraphView(out)
     out.backward()
-    data, _ = view._repr_mimebundle_()
+    data, _ = view._repr_mimebundle_()  # displaying draws what is due
     assert "application/vnd.jupyter.widget-view+json" in data
     assert view.svg in data["text/html"] and "max-width:100%" in data["text/html"]
     view.close()
@@ -243,17 +256,19 @@ def test_slider_view_updates_out_grad_and_graph_once_per_change():
     require_program("dot")
     sv = SliderView()
     view = sv.view
+    view.flush()
     assert np.allclose(sv.x.grad.numpy(), sv.x.detach().numpy() / 2)
     assert "7.5" in sv.readout.value and "[[0.5, 1], [1.5, 2]]" in sv.readout.value
     assert not view.predicted and "<B>x</B>" in view.dot_source
     revision = view.revision
     sv.sliders[0].value = 3.0  # what the browser does
+    view.flush()
     assert view.revision == revision + 1
     assert sv.x.detach().numpy().tolist() == [[3.0, 2.0], [3.0, 4.0]]
     assert "grad [[1.5, 1], [1.5, 2]]" in view.svg
     assert "[[1.5, 1], [1.5, 2]]" in sv.readout.value and "9.5" in sv.readout.value
     assert view.steps[-1]["cells"][0][2] == "grad [[1.5, 1], [1.5, 2]]"
-    view.close()
+    sv.close()
 
 
 def test_slider_view_checks_f():

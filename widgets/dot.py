@@ -20,11 +20,21 @@ import subprocess
 
 import graphviz
 
-from .fmt import shape_text, short
+from .fmt import NAME_CHARS, clip, shape_text, short
 from .graph import Graph, GraphNode
+from .i18n import text
 from .walk import Walk, grad_row
 
-__all__ = ["to_digraph", "render_svg", "to_text", "DotMissing", "INSTALL_HELP", "svg_html"]
+__all__ = [
+    "to_digraph",
+    "render_svg",
+    "to_text",
+    "DotProblem",
+    "DotMissing",
+    "DotFailed",
+    "INSTALL_HELP",
+    "svg_html",
+]
 
 FONT = "Helvetica"
 MONO = "Courier"
@@ -39,37 +49,47 @@ COLORS = {  # (fill, border)
     "collapsed": ("#ffffff", "#94a3b8"),
 }
 
-INSTALL_HELP = (
-    "Graphviz's 'dot' program was not found, so the graph is shown as text. "
-    "The Python package 'graphviz' only writes the graph; drawing it needs the program. "
-    "Install it, then restart the kernel:\n"
-    "  Debian/Ubuntu:  sudo apt-get install graphviz\n"
-    "  macOS:          brew install graphviz\n"
-    "  conda:          conda install -c conda-forge graphviz\n"
-    "  Windows:        winget install graphviz   (or: choco install graphviz), "
-    "and add its bin folder to PATH"
-)
+INSTALL_HELP = text("dot_missing", "en")
+_STDERR_CHARS = 600  # what dot said, enough to see the problem, never a flood
 
 
-class DotMissing(RuntimeError):
-    """The ``dot`` program is not installed (or could not run)."""
-
-    def __init__(self, detail: str = "") -> None:
-        super().__init__(INSTALL_HELP + (f"\n({detail})" if detail else ""))
+class DotProblem(RuntimeError):
+    """``dot`` could not draw the graph: the view shows the text drawing and this message."""
 
 
-def _esc(text: str) -> str:
-    return html.escape(text, quote=True)
+class DotMissing(DotProblem):
+    """The ``dot`` program is not installed: the message says how to install it."""
+
+    def __init__(self, detail: str = "", lang: str | None = None) -> None:
+        super().__init__(text("dot_missing", lang) + (f"\n({detail})" if detail else ""))
+
+
+class DotFailed(DotProblem):
+    """``dot`` is installed but failed: the message says how (exit code, its stderr)."""
+
+    def __init__(self, returncode: int | None, stderr: str, lang: str | None = None) -> None:
+        if returncode is not None and returncode < 0:
+            how = text("killed", lang, signal=-returncode)
+        else:
+            how = text("exit_code", lang, code=returncode)
+        said = clip(" ".join(stderr.split()), _STDERR_CHARS) or text("said_nothing", lang)
+        super().__init__(text("dot_failed", lang, how=how, said=said))
+        self.returncode, self.stderr = returncode, stderr
+
+
+def _esc(value: str) -> str:
+    return html.escape(value, quote=True)
 
 
 def _tensor_label(
-    node: GraphNode, values: bool, grad_text: str | None, width: int, animate: bool
+    node: GraphNode, values: bool, grad_text: str | None, width: int, animate: bool, lang: str
 ) -> str:
     t = node.tensor
     fill, border = COLORS[node.role]
-    title = node.title or ("output" if node.role == "output" else "")
+    title = clip(node.title, NAME_CHARS) or (text("output", lang) if node.role == "output" else "")
     head = f"<B>{_esc(title)}</B>  " if title else ""
-    kind = shape_text(tuple(t.shape)) + ("" if t.requires_grad else "  no grad")
+    kind = shape_text(tuple(t.shape), text("scalar", lang))
+    kind += "" if t.requires_grad else "  " + text("no_grad", lang)
     rows = [f'<TR><TD>{head}<FONT POINT-SIZE="10" COLOR="#475569">{_esc(kind)}</FONT></TD></TR>']
     if values:
         data = _esc(short(t.detach().numpy()))
@@ -94,15 +114,15 @@ def _shows_grad(node: GraphNode) -> bool:
     return t.is_leaf and t.requires_grad or bool(getattr(t, "retains_grad", False))
 
 
-def _saved_label(node: GraphNode) -> str:
+def _saved_label(node: GraphNode, lang: str) -> str:
     s = node.saved
-    name = f"saved {node.title}" if node.title else "saved"
-    text = f"{name}  {shape_text(s.value.shape)}"
+    name = text("saved", lang) + (f" {clip(node.title, NAME_CHARS)}" if node.title else "")
+    label = f"{name}  {shape_text(s.value.shape, text('scalar', lang))}"
     if s.version_at_save is not None:
-        text += f"\nversion {s.version_at_save}"
+        label += "\n" + text("version", lang, v=s.version_at_save)
         if s.modified:
-            text += f", now {s.version_now}: modified in place!"
-    return text
+            label += text("modified", lang, now=s.version_now)
+    return label
 
 
 def to_digraph(
@@ -112,6 +132,7 @@ def to_digraph(
     values: bool = True,
     grads: bool = True,
     animate: bool = False,
+    lang: str | None = None,
 ) -> graphviz.Digraph:
     """The DOT for ``graph``; with a recorded ``walk``, arrows carry its gradients.
 
@@ -134,19 +155,19 @@ def to_digraph(
             grad_text = grad_row(_grad_array(node)) if grads and _shows_grad(node) else None
             first = before.get(f"{node.id}_grad", "")
             width = 6 * len(first) + 8 if grad_text and len(first) > len(grad_text) else 0
-            label = _tensor_label(node, values, grad_text, width, animate)
+            label = _tensor_label(node, values, grad_text, width, animate, lang)
             dot.node(node.id, label=label, shape="plaintext", margin="0", **attrs)
             continue
         fill, border = COLORS[node.kind]
         label, style = node.title, "rounded,filled"
         if node.kind == "saved":
-            label, style = _saved_label(node), "rounded,filled,dashed"
+            label, style = _saved_label(node, lang), "rounded,filled,dashed"
             if node.saved.modified:
                 border = GRAD
         elif node.kind == "collapsed":
             label, style = f"{node.title}\n{node.detail}", "rounded,dashed"
         elif node.saved_freed:
-            label = f"{node.title}\n(saved values freed)"
+            label = f"{node.title}\n" + text("freed", lang)
         font = "10" if node.kind in ("saved", "collapsed") else "12"
         dot.node(
             node.id, label=label, shape="box", style=style, fillcolor=fill, color=border,
@@ -188,14 +209,24 @@ _XML_HEAD = re.compile(r"^.*?(?=<svg)", re.S)
 _LINK_OPEN = re.compile(r"<a xlink:href=\"#\"[^>]*>")
 
 
-def render_svg(dot: graphviz.Digraph) -> str:
-    """SVG text for ``dot``, ready to inline in HTML; ``DotMissing`` without the program."""
+def render_svg(dot: graphviz.Digraph, lang: str | None = None) -> str:
+    """SVG text for ``dot``, ready to inline in HTML.
+
+    ``DotMissing`` without the program (how to install it); ``DotFailed`` when it
+    runs and fails (its exit code and what it wrote to stderr: a crash, a graph
+    it cannot lay out, a broken installation), which installing will not fix.
+    """
     try:
         raw = dot.pipe(format="svg", encoding="utf-8")
     except graphviz.ExecutableNotFound as error:
-        raise DotMissing() from error
-    except (subprocess.CalledProcessError, OSError) as error:
-        raise DotMissing(f"dot failed: {error}") from error
+        raise DotMissing(lang=lang) from error
+    except subprocess.CalledProcessError as error:
+        stderr = error.stderr or b""
+        if isinstance(stderr, bytes):
+            stderr = stderr.decode("utf-8", "replace")
+        raise DotFailed(error.returncode, stderr, lang) from error
+    except OSError as error:  # found but cannot run: not executable, wrong architecture
+        raise DotFailed(None, f"{type(error).__name__}: {error}", lang) from error
     svg = _XML_HEAD.sub("", raw, count=1)
     svg = _LINK_OPEN.sub("", svg).replace("</a>\n", "").replace('id="a_mg_', 'id="mg_')
     return svg.replace("<svg ", '<svg class="mg-graph" ', 1)
@@ -211,7 +242,7 @@ def svg_html(svg: str, note: str = "") -> str:
     )
 
 
-def to_text(graph: Graph) -> str:
+def to_text(graph: Graph, lang: str | None = None) -> str:
     """The graph as an indented tree; a node met again is marked instead of repeated."""
     children: dict[str, list[str]] = {}
     for edge in graph.edges:
@@ -222,7 +253,8 @@ def to_text(graph: Graph) -> str:
     stack: list[tuple[str, str, str]] = [("T0", "", "")]
     while stack:
         box, lead, branch = stack.pop()
-        lines.append(lead + branch + _text_of(graph, box) + (" (see above)" if box in seen else ""))
+        again = text("see_above", lang) if box in seen else ""
+        lines.append(lead + branch + _text_of(graph, box, lang) + again)
         if box in seen:
             continue
         seen.add(box)
@@ -235,12 +267,14 @@ def to_text(graph: Graph) -> str:
     return "\n".join(lines)
 
 
-def _text_of(graph: Graph, box: str) -> str:
+def _text_of(graph: Graph, box: str, lang: str | None) -> str:
     node = graph.nodes[box]
     if node.kind != "tensor":
         return node.title + (f" ({node.detail})" if node.detail else "")
     t = node.tensor
-    text = f"{graph.title_of(box)} {shape_text(tuple(t.shape))} = {short(t.detach().numpy())}"
+    name = clip(graph.title_of(box), NAME_CHARS)
+    shape = shape_text(tuple(t.shape), text("scalar", lang))
+    line = f"{name} {shape} = {short(t.detach().numpy())}"
     if _shows_grad(node):
-        text += f", {grad_row(_grad_array(node))}"
-    return text
+        line += f", {grad_row(_grad_array(node))}"
+    return line

@@ -17,7 +17,7 @@ import graphviz
 
 from minigrad import Tensor
 
-from .dot import DotMissing, render_svg, svg_html, to_digraph, to_text
+from .dot import DotProblem, render_svg, svg_html, to_digraph, to_text
 from .graph import DEFAULT_MAX_NODES, Graph, caller_namespace, check_tensor, extract
 
 __all__ = ["draw", "GraphDigraph"]
@@ -29,17 +29,18 @@ class GraphDigraph(graphviz.Digraph):
     graph_info: Graph
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs: Any) -> dict[str, str]:
+        lang = self.graph_info.lang
         try:
-            svg = render_svg(self)
-        except DotMissing as missing:
-            text = to_text(self.graph_info)
+            svg = render_svg(self, lang)
+        except DotProblem as missing:
+            text = to_text(self.graph_info, lang)
             html = f"<pre>{escape(str(missing))}\n\n{escape(text)}</pre>"
             return {"text/plain": f"{missing}\n\n{text}", "text/html": html}
         return {"image/svg+xml": svg, "text/html": svg_html(svg)}
 
     def text(self) -> str:
         """The graph as an indented tree (what is shown without ``dot``)."""
-        return to_text(self.graph_info)
+        return to_text(self.graph_info, self.graph_info.lang)
 
 
 def draw(
@@ -51,6 +52,7 @@ def draw(
     values: bool = True,
     grads: bool = True,
     max_nodes: int = DEFAULT_MAX_NODES,
+    lang: str | None = None,
 ) -> GraphDigraph:
     """The graph behind ``t``: tensors with the learner's names, values and grads,
     and the grad_fn nodes with PyTorch's names.
@@ -58,7 +60,8 @@ def draw(
     ``names`` maps variable names to tensors; without it they are found in the
     caller's namespace. ``show_accumulate`` adds the AccumulateGrad nodes,
     ``show_saved`` what forward saved (with versions). A graph with more than
-    ``max_nodes`` backward nodes is drawn folded, with a note.
+    ``max_nodes`` backward nodes is drawn folded, with a note. ``lang``: the
+    language of the drawing's own words (default: ``widgets.set_language``'s).
     """
     check_tensor(t, "draw()")
     namespace = caller_namespace() if names is None else None
@@ -69,8 +72,9 @@ def draw(
         show_accumulate=show_accumulate,
         show_saved=show_saved,
         max_nodes=max_nodes,
+        lang=lang,
     )
-    plain = to_digraph(graph, values=values, grads=grads)
+    plain = to_digraph(graph, values=values, grads=grads, lang=graph.lang)
     result = GraphDigraph(
         plain.name,
         graph_attr=plain.graph_attr,

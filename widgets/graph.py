@@ -37,6 +37,9 @@ from typing import Any
 from minigrad import Tensor
 from minigrad.autograd.graph import AccumulateGrad, Node, SavedValue, saved_values
 
+from .fmt import NAME_CHARS, clip
+from .i18n import resolve, text
+
 __all__ = [
     "Graph",
     "GraphNode",
@@ -101,6 +104,7 @@ class Graph:
     total: int = 0  # backward nodes in the whole graph
     shown: int = 0  # backward nodes drawn
     note: str = ""
+    lang: str = "en"  # the language of the notes and of the default titles
 
     @property
     def collapsed(self) -> bool:
@@ -109,7 +113,8 @@ class Graph:
     def title_of(self, box: str) -> str:
         node = self.nodes[box]
         if node.kind == "tensor":
-            return node.title or ("output" if node.role == "output" else "a tensor")
+            fallback = "output" if node.role == "output" else "a_tensor"
+            return clip(node.title, NAME_CHARS) or text(fallback, self.lang)
         return node.title
 
 
@@ -218,8 +223,12 @@ def extract(
     show_accumulate: bool = False,
     show_saved: bool = False,
     max_nodes: int = DEFAULT_MAX_NODES,
+    lang: str | None = None,
 ) -> Graph:
-    """The ``Graph`` behind ``t``; names from ``names`` or else from ``namespace``."""
+    """The ``Graph`` behind ``t``; names from ``names`` or else from ``namespace``.
+
+    ``lang`` is the language of the notes (default: ``widgets.set_language``'s).
+    """
     check_tensor(t, "extract()")
     if names is not None:
         found = names_from_mapping(names)
@@ -233,7 +242,7 @@ def extract(
         if v.grad_fn is not None and id(v) in found and v is not t:
             made_by.setdefault(v.grad_fn, v)
 
-    g = Graph(root=t)
+    g = Graph(root=t, lang=resolve(lang))
     order = _walk(_root_node(t))
     g.total = len(order)
     visible = order[: max(1, max_nodes)]
@@ -287,14 +296,13 @@ def extract(
         detail = ", ".join(f"{name} ×{n}" for name, n in kinds.most_common(4))
         if len(kinds) > 4:
             detail += ", …"
-        more = GraphNode("C0", "collapsed", f"… {len(hidden)} more nodes", detail=detail)
+        more = GraphNode(
+            "C0", "collapsed", text("more_nodes", g.lang, n=len(hidden)), detail=detail
+        )
         g.nodes[more.id] = more
         for fn in hidden:
             g.box_of[fn] = entry[fn] = more.id
-        g.note = (
-            f"This graph has {g.total} backward nodes; the {g.shown} nearest the output are "
-            f"drawn and the rest are folded into one box. Pass max_nodes= to draw more."
-        )
+        g.note = text("folded_note", g.lang, total=g.total, shown=g.shown)
 
     linked: set[tuple[str, str]] = set()
     for fn in visible:
@@ -314,7 +322,7 @@ def extract(
                 linked.add((src, dst))
             g.slot_edge[(fn, k)] = add_edge(src, dst, "grad")
     if t.grad_fn is None and not t.requires_grad:
-        g.note = "This tensor does not require grad, so autograd recorded no graph behind it."
+        g.note = text("no_graph_note", g.lang)
     return g
 
 

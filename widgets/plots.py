@@ -9,6 +9,7 @@ keep them all in memory.
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable, Sequence
 
@@ -130,26 +131,44 @@ class LossPlot:
             plot.update(loss)     # a Tensor or a number
         plot.finish()             # the final figure
 
-    In a notebook it redraws in place (one output, updated at most every
-    ``every`` seconds, and at the end); elsewhere it only records. Also a
-    context manager: ``with LossPlot(total=200) as plot:``.
+    In a notebook it redraws in place (one output), at most every ``every``
+    seconds and never for more than about a tenth of the loop's time: after a
+    redraw that took ``c`` seconds, the next waits at least ``20 * c``; frames
+    during the loop are small PNGs, the final one is full size. Elsewhere
+    (a script, a test; or ``live=False``) ``update`` only records a number and
+    ``finish()`` draws once. Also a context manager: ``with LossPlot(total=200) as plot:``.
     """
 
-    def __init__(self, total: int | None = None, every: float = 0.25, title: str = "training loss"):
+    COST_FACTOR = 20  # a redraw costing c seconds is followed by at least 20 c of training
+    LIVE_DPI = 72  # frames while the loop runs are smaller PNGs, rendered once (no tight bbox)
+
+    def __init__(
+        self,
+        total: int | None = None,
+        every: float = 0.25,
+        title: str = "training loss",
+        *,
+        live: bool | None = None,
+    ):
         self.total = total
         self.every = every
         self.title = title
+        self.live = _in_notebook() if live is None else live
         self.losses: list[float] = []
         self._start = time.perf_counter()
-        self._last_draw = float("-inf")  # the first update draws
+        self._next_draw = self._start + every  # the first frame after `every` seconds
         self._drawn = -1  # how many losses the figure shows
-        self._handle = None
+        self._display = _notebook_display()  # where frames go (PNG bytes); None: nowhere
         plt = _pyplot()
         self.figure, self.ax = plt.subplots(figsize=(6.4, 3.6))
         (self._line,) = self.ax.plot([], [], color="#2563eb", lw=1.8)
         self.ax.set_xlabel("step")
         self.ax.set_ylabel("loss")
         self.ax.grid(alpha=0.3)
+        # Lay the figure out now, before the loop: frames then only move the line and the text.
+        self.ax.set_xlim(0.5, (total or 100) + 0.5)  # the widest step labels, for the margins
+        self.ax.set_title(f"{self.title}\n{self.readout}", fontsize=10)
+        self.figure.tight_layout()
         plt.close(self.figure)
 
     @property
@@ -165,19 +184,22 @@ class LossPlot:
         )
 
     def update(self, loss: Tensor | float) -> None:
-        """Record one loss value; redraw if ``every`` seconds have passed."""
-        value = float(loss.item() if isinstance(loss, Tensor) else loss)
-        self.losses.append(value)
+        """Record one loss value (a float: the graph behind ``loss`` is not kept); redraw
+        when it is time."""
+        self.losses.append(float(loss.item() if isinstance(loss, Tensor) else loss))
+        if not self.live:
+            return
         now = time.perf_counter()
-        if now - self._last_draw >= self.every or (self.total and len(self.losses) == self.total):
+        if now >= self._next_draw or (self.total and len(self.losses) == self.total):
             self._draw()
             # Count from the end of the draw: a slow redraw must not make every update redraw.
-            self._last_draw = time.perf_counter()
+            end = time.perf_counter()
+            self._next_draw = end + max(self.every, self.COST_FACTOR * (end - now))
 
     def finish(self):
         """Draw the final curve (unless it is already on screen) and return the figure."""
         if self._drawn != len(self.losses):
-            self._draw()
+            self._draw(final=True)
         return self.figure
 
     def __enter__(self) -> LossPlot:
@@ -186,29 +208,53 @@ class LossPlot:
     def __exit__(self, *exc: object) -> None:
         self.finish()
 
-    def _draw(self) -> None:
+    def _draw(self, final: bool = False) -> None:
         self._drawn = len(self.losses)
         steps = np.arange(1, len(self.losses) + 1)
         self._line.set_data(steps, self.losses)
         if self.losses:
             positive = min(self.losses) > 0 and max(self.losses) / min(self.losses) > 100
-            self.ax.set_yscale("log" if positive else "linear")
+            scale = "log" if positive else "linear"
+            if self.ax.get_yscale() != scale:  # setting a scale rebuilds the axis: only on change
+                self.ax.set_yscale(scale)
+                if scale == "log":  # plain tick labels (0.01): mathtext ones doubled a frame's cost
+                    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+                    self.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+                    self.ax.yaxis.set_minor_formatter(NullFormatter())
             self.ax.set_xlim(0.5, max(self.total or 0, len(self.losses)) + 0.5)
             self.ax.relim()
             self.ax.autoscale_view(scalex=False)
         self.ax.set_title(f"{self.title}\n{self.readout}", fontsize=10)
-        self.figure.tight_layout()
-        self._show()
+        if self._display is not None:
+            png = io.BytesIO()
+            self.figure.savefig(png, format="png", dpi=None if final else self.LIVE_DPI)
+            self._display(png.getvalue())
 
-    def _show(self) -> None:
-        try:
-            from IPython import get_ipython
-            from IPython.display import display
-        except ImportError:
-            return
-        if get_ipython() is None:
-            return
-        if self._handle is None:
-            self._handle = display(self.figure, display_id=True)
+
+def _notebook_display() -> Callable[[bytes], None] | None:
+    """Show PNG bytes in one notebook output, updated in place; None outside a notebook."""
+    if not _in_notebook():
+        return None
+    from IPython.display import Image, display
+
+    handle = []
+
+    def show(png: bytes) -> None:
+        image = Image(data=png, format="png")
+        if handle:
+            handle[0].update(image)
         else:
-            self._handle.update(self.figure)
+            handle.append(display(image, display_id=True))
+
+    return show
+
+
+def _in_notebook() -> bool:
+    """True in an IPython kernel (a notebook), where a figure can be shown and updated."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None

@@ -2,34 +2,34 @@
 
 The engine calls an observer once per node, in its real order, with the
 gradient that arrived and the gradient sent along each edge
-(``minigrad.autograd.graph``). ``Recorder`` turns those calls, for the nodes of
-one ``Graph``, into JSON-ready steps: which box to highlight, the text to show
-on each arrow, and the leaf gradients before and after they accumulate. It
-keeps text, never the engine's arrays.
+(``minigrad.autograd.graph``). ``Recorder`` keeps, for the nodes of one
+``Graph``, copies of those arrays: a ``Pass``. Nothing is formatted then: a
+pass becomes text (``to_walk``: which box to highlight, the text on each
+arrow, the leaf gradients before and after they accumulate) only when a view
+draws it, in the view's language. A loop of a thousand passes that nobody
+looks at formats nothing.
 
 Before any backward has run there is nothing to record, so ``predicted_walk``
 gives the same steps in ``execution_order``, without values: stepping then
 shows the order backward *will* take.
 
-``observe(owner, graph)`` registers a recorder weakly: the engine holds a small
-proxy, not the widget, so a view that is gone stops listening by itself.
+Who calls the recorders, and when, is ``widgets.listen``.
 """
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from minigrad.autograd.graph import AccumulateGrad, execution_order, register_backward_observer
+from minigrad.autograd.graph import AccumulateGrad, execution_order
 
-from .fmt import short
+from .fmt import CAPTION_CHARS, clip, short
 from .graph import Graph, node_label
+from .i18n import text
 
-__all__ = ["Walk", "Recorder", "predicted_walk", "observe"]
+__all__ = ["Walk", "Pass", "Recorder", "predicted_walk", "to_walk", "grad_row"]
 
 
 @dataclass
@@ -42,9 +42,25 @@ class Walk:
     complete: bool = True  # False: the pass began outside this graph
 
 
+@dataclass
+class Pass:
+    """One recorded backward pass: per node that ran, ``(node, grad, outs, before, after)``.
+
+    ``before``/``after`` are an AccumulateGrad's leaf gradient around the node
+    (None otherwise). Arrays are copies: the engine's own are reused.
+    """
+
+    events: list[tuple] = field(default_factory=list)
+    complete: bool = True
+
+
 def grad_row(value: object) -> str:
     """The text of a tensor box's gradient row (also what the browser swaps in)."""
     return f"grad {short(value)}"
+
+
+def _copy(array: np.ndarray | None) -> np.ndarray | None:
+    return None if array is None else np.array(array, copy=True)
 
 
 def _leaf_grad(tensor) -> np.ndarray | None:
@@ -52,37 +68,81 @@ def _leaf_grad(tensor) -> np.ndarray | None:
     return None if grad is None else grad.detach().numpy().copy()
 
 
-def _merge_folded(steps: list[dict[str, Any]], graph: Graph) -> list[dict[str, Any]]:
+class Recorder:
+    """What one backward pass does on ``graph``, as copies: ``node()`` per node that ran,
+    then ``finish()`` gives the ``Pass``. One recorder per pass (and thread)."""
+
+    def __init__(self, graph: Graph, complete: bool, ran: list[tuple] = ()) -> None:
+        """Begin recording: at the start of a pass (``complete``), or when a pass from
+        outside reaches one of this graph's ops; ``ran`` are the AccumulateGrad calls
+        (node, grad, outs) of this pass so far, the engine's arrays, still unchanged."""
+        self.graph = graph
+        self.complete = complete
+        self.ran_op = False
+        self.events: list[tuple] = []
+        box_of = graph.box_of
+        done = {fn for fn, _, _ in ran}
+        self.before = {fn: _leaf_grad(fn.variable) for fn in graph.leaf_box if fn not in done}
+        for fn, grad, _ in ran:
+            if fn in box_of:
+                after = _leaf_grad(fn.variable)
+                adopted = fn.variable.grad is not None and grad is fn.variable.grad.detach().numpy()
+                before = None if adopted or after is None or grad is None else after - grad
+                self.events.append((fn, _copy(grad), (), before, after))
+
+    def node(self, fn, grad: np.ndarray | None, outs: tuple) -> None:
+        if isinstance(fn, AccumulateGrad):
+            before = self.before.get(fn)
+            self.events.append((fn, _copy(grad), (), before, _leaf_grad(fn.variable)))
+            return
+        self.ran_op = True
+        self.events.append((fn, _copy(grad), tuple(_copy(o) for o in outs), None, None))
+
+    def finish(self) -> Pass | None:
+        """The pass, if it went through the graph (not only through its leaves)."""
+        if not (self.ran_op or self.complete):
+            return None
+        return Pass(self.events, self.complete)
+
+
+# -- text, made when a view draws ----------------------------------------------------------
+
+
+def _times(n: int, lang: str) -> str:
+    return "" if n == 1 else text("twice", lang) if n == 2 else text("times", lang, n=n)
+
+
+def _edge_dst(graph: Graph, edge_id: str) -> str:
+    dst = next(e.dst for e in graph.edges if e.id == edge_id)
+    return graph.title_of(dst)
+
+
+def _targets(graph: Graph, fn, lang: str) -> str:
+    names = []
+    for k, (nxt, _) in enumerate(fn.next_functions):
+        edge = graph.slot_edge.get((fn, k))
+        if nxt is not None and edge is not None:
+            names.append(_edge_dst(graph, edge))
+    return text("and", lang).join(names) if names else text("nothing", lang)
+
+
+def _merge_folded(steps: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
     """Consecutive steps inside the folded part of a large graph become one step."""
     merged: list[dict[str, Any]] = []
     for step in steps:
         if step["node"] == "C0" and merged and merged[-1]["node"] == "C0":
             merged[-1]["count"] += 1
-            merged[-1]["text"] = f"{merged[-1]['count']} nodes run inside the folded part"
+            merged[-1]["text"] = text("folded_many", lang, n=merged[-1]["count"])
             merged[-1]["edges"] += step["edges"]
             continue
         if step["node"] == "C0":
             step["count"] = 1
-            step["text"] = "1 node runs inside the folded part"
+            step["text"] = text("folded_one", lang)
         merged.append(step)
     return merged
 
 
-def _times(n: int) -> str:
-    return "" if n == 1 else " (twice)" if n == 2 else f" ({n} times)"
-
-
-def _targets(graph: Graph, fn) -> str:
-    names = []
-    for k, (nxt, _) in enumerate(fn.next_functions):
-        edge = graph.slot_edge.get((fn, k))
-        if nxt is not None and edge is not None:
-            dst = next(e.dst for e in graph.edges if e.id == edge)
-            names.append(graph.title_of(dst))
-    return " and ".join(names) if names else "nothing"
-
-
-def predicted_walk(graph: Graph) -> Walk:
+def predicted_walk(graph: Graph, lang: str | None = None) -> Walk:
     """The order ``backward()`` will take on ``graph``, without values."""
     walk = Walk(predicted=True)
     for fn in execution_order(graph.root) if graph.total else ():
@@ -95,153 +155,75 @@ def predicted_walk(graph: Graph) -> Walk:
             step["label"] = ""
         elif isinstance(fn, AccumulateGrad):
             leaf = graph.title_of(graph.leaf_box[fn])
-            step["text"] = f"{node_label(fn)} will add the gradient that arrives into {leaf}.grad"
+            step["text"] = text("will_add", lang, node=node_label(fn), leaf=leaf)
         else:
             step["edges"] = [
                 [graph.slot_edge[(fn, k)], None]
                 for k in range(len(fn.next_functions))
                 if (fn, k) in graph.slot_edge
             ]
-            step["text"] = f"{node_label(fn)} will send a gradient to {_targets(graph, fn)}"
+            targets = _targets(graph, fn, lang)
+            step["text"] = text("will_send", lang, node=node_label(fn), targets=targets)
+        step["text"] = clip(step.get("text", ""), CAPTION_CHARS)
         in_edge = graph.in_edge.get(fn)
         step["in_edge"] = [in_edge, None] if in_edge else None
         walk.steps.append(step)
-    walk.steps = _merge_folded(walk.steps, graph)
+    walk.steps = _merge_folded(walk.steps, lang)
     return walk
 
 
-class Recorder:
-    """Follows one backward pass on ``graph``; ``finish()`` gives the ``Walk`` or None."""
-
-    def __init__(self, graph: Graph) -> None:
-        self.graph = graph
-        self.before: dict[Any, np.ndarray | None] = {}
-        self.steps: list[dict[str, Any]] = []
-        self.ran_op = False
-        self.complete = False
-
-    def begin(self, roots: list) -> None:
-        g = self.graph
-        self.steps = []
-        self.ran_op = False
-        self.complete = any(g.box_of.get(r) is not None for r in roots)
-        self.before = {fn: _leaf_grad(fn.variable) for fn in g.leaf_box}
-
-    def node(self, fn, grad: np.ndarray | None, outs: tuple) -> None:
-        g = self.graph
-        box = g.box_of.get(fn)
+def to_walk(recorded: Pass, graph: Graph, lang: str | None = None) -> Walk:
+    """The steps of a recorded pass, as the browser replays them, in ``lang``."""
+    steps = []
+    for fn, grad, outs, before, after in recorded.events:
+        box = graph.box_of.get(fn)
         if box is None:
-            return
+            continue
         if box == "C0":
-            self.steps.append({"node": box, "label": "", "in_edge": None, "edges": [], "cells": []})
-            self.ran_op = True
-            return
-        step: dict[str, Any] = {"node": box, "label": node_label(fn), "cells": []}
-        in_edge = g.in_edge.get(fn)
+            steps.append({"node": box, "label": "", "in_edge": None, "edges": [], "cells": []})
+            continue
+        name = node_label(fn)
+        step: dict[str, Any] = {"node": box, "label": name, "cells": []}
+        in_edge = graph.in_edge.get(fn)
         step["in_edge"] = [in_edge, short(grad)] if in_edge else None
         if isinstance(fn, AccumulateGrad):
-            leaf = g.leaf_box[fn]
-            before = self.before.get(fn)
-            after = _leaf_grad(fn.variable)
+            leaf = graph.leaf_box[fn]
             step["cells"] = [[f"{leaf}_grad", grad_row(before), grad_row(after)]]
             step["edges"] = []
-            name = g.title_of(leaf)
+            title = graph.title_of(leaf)
             if before is None:
-                step["text"] = f"{node_label(fn)}: {name}.grad was None, is now {short(after)}"
+                said = text("acc_was_none", lang, node=name, leaf=title, after=short(after))
             else:
-                step["text"] = (
-                    f"{node_label(fn)}: {name}.grad was {short(before)}, adds {short(grad)}, "
-                    f"is now {short(after)}"
-                )
+                said = text(
+                    "acc_adds", lang, node=name, leaf=title, before=short(before),
+                    grad=short(grad), after=short(after),
+                )  # fmt: skip
         else:
-            self.ran_op = True
             sent = []
             for k, out in enumerate(outs):
-                edge = g.slot_edge.get((fn, k))
+                edge = graph.slot_edge.get((fn, k))
                 if edge is not None:
                     sent.append([edge, None if out is None else short(out)])
             step["edges"] = sent
-            parts = [f"{text} to {self._dst(e)}" for e, text in sent if text is not None]
-            said = [p + _times(parts.count(p)) for p in dict.fromkeys(parts)]
-            step["text"] = (
-                f"{node_label(fn)} received {short(grad)} and sent {', '.join(said) or 'nothing'}"
-                if grad is not None
-                else f"{node_label(fn)} received no gradient"
-            )
-        self.steps.append(step)
-
-    def _dst(self, edge_id: str) -> str:
-        dst = next(e.dst for e in self.graph.edges if e.id == edge_id)
-        return self.graph.title_of(dst)
-
-    def finish(self) -> Walk | None:
-        """The walk, if this pass went through the graph (not only through its leaves)."""
-        if not (self.ran_op or self.complete):
-            return None
-        walk = Walk(predicted=False, complete=self.complete)
-        walk.steps = _merge_folded(self.steps, self.graph)
-        for step in walk.steps:
-            if step["in_edge"]:
-                walk.edge_text[step["in_edge"][0]] = step["in_edge"][1]
-            for edge, text in step["edges"]:
-                if text is not None:
-                    walk.edge_text[edge] = text
-        self.steps = []
-        return walk
-
-
-class _WeakObserver:
-    """What the engine holds: forwards to ``owner`` while it lives, then unregisters."""
-
-    def __init__(self, owner: Any, graph: Graph, done: str, failed: str) -> None:
-        self._owner = weakref.ref(owner)
-        self._done = done
-        self._failed = failed
-        self.recorder = Recorder(graph)
-        self.error: BaseException | None = None
-        self.handle = register_backward_observer(self)
-
-    def _alive(self) -> bool:
-        if self._owner() is None:
-            self.handle.remove()
-            return False
-        return True
-
-    def on_backward_begin(self, roots: list) -> None:
-        if self._alive():
-            self._guard(self.recorder.begin, roots)
-
-    def on_node(self, node, grad_output, grad_inputs) -> None:
-        if self.recorder.graph.box_of.get(node) is not None:
-            self._guard(self.recorder.node, node, grad_output, grad_inputs)
-
-    def on_backward_end(self) -> None:
-        owner = self._owner()
-        if owner is None:
-            self.handle.remove()
-            return
-        walk = self._guard(self.recorder.finish)
-        if walk is not None:
-            self._guard(getattr(owner, self._done), walk)
-        if self.error is not None:
-            error, self.error = self.error, None
-            self._guard(getattr(owner, self._failed), error)
-
-    def _guard(self, call: Callable, *args: Any) -> Any:
-        """Never let a drawing problem break the learner's backward()."""
-        try:
-            return call(*args)
-        except Exception as error:  # reported by the owner, not raised into the engine
-            self.error = error
-            return None
-
-
-def observe(
-    owner: Any, graph: Graph, done: str = "_on_walk", failed: str = "_on_error"
-) -> _WeakObserver:
-    """Record every pass through ``graph``; call ``owner.<done>(walk)`` after each.
-
-    A problem while recording or drawing goes to ``owner.<failed>(error)``, never
-    into the learner's ``backward()``. ``handle.remove()`` stops it.
-    """
-    return _WeakObserver(owner, graph, done, failed)
+            parts = [
+                text("sent_part", lang, value=value, dst=_edge_dst(graph, e))
+                for e, value in sent
+                if value is not None
+            ]
+            said_parts = [p + _times(parts.count(p), lang) for p in dict.fromkeys(parts)]
+            joined = ", ".join(said_parts) or text("nothing", lang)
+            if grad is None:
+                said = text("received_none", lang, node=name)
+            else:
+                said = text("sent", lang, node=name, grad=short(grad), parts=joined)
+        step["text"] = clip(said, CAPTION_CHARS)
+        steps.append(step)
+    walk = Walk(predicted=False, complete=recorded.complete)
+    walk.steps = _merge_folded(steps, lang)
+    for step in walk.steps:
+        if step["in_edge"]:
+            walk.edge_text[step["in_edge"][0]] = step["in_edge"][1]
+        for edge, value in step["edges"]:
+            if value is not None:
+                walk.edge_text[edge] = value
+    return walk

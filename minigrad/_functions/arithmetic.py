@@ -46,7 +46,12 @@ def mul(input, other):
 
 def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
-        raise NotImplementedError("minigrad.div supports rounding_mode=None only")
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                f"'{rounding_mode}'"
+            )
+        return A.DivRounded.apply(_operand(input), _operand(other), rounding_mode)
     if not isinstance(input, Tensor):
         return A.Mul.apply(A.Reciprocal.apply(other), _operand(input))
     return A.Div.apply(input, _operand(other))

@@ -25,7 +25,7 @@ concat = cat
 
 def unbind(input, dim=0):
     """The slices along ``dim``, as a tuple of views (what iterating over a tensor gives)."""
-    axis = wrap_dim(dim, input.ndim)
+    axis = wrap_dim(dim, input.ndim, scalar_ok=False)
     return tuple(I.Unbind.apply(input, axis, i) for i in range(input._data.shape[axis]))
 
 

@@ -10,6 +10,7 @@ import warnings
 
 from .._dtypes import dtype, to_numpy_dtype
 from .._legacy import dtype_of_legacy
+from .._quiet import loud, quiet
 from .._typename import type_name
 from ..ops import shape as S
 from ..tensor import Tensor, new_tensor, wrap_dim
@@ -127,7 +128,11 @@ def to(self, *args, **kwargs):
     if np_dtype is None or np_dtype == self._data.dtype:
         return self
     if np_dtype.kind != "f":  # integers cannot carry gradients: a plain copy
-        return new_tensor(self._data.astype(np_dtype))
+        token = quiet()  # nan or inf to an integer: no numpy warning, as in PyTorch
+        try:
+            return new_tensor(self._data.astype(np_dtype))
+        finally:
+            loud(token)
     return S.ToCopy.apply(self, np_dtype)
 
 

@@ -9,7 +9,14 @@ from .anomaly_mode import (
 )
 from .engine import backward, grad
 from .function import Function
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .gradcheck import gradcheck, gradgradcheck
 from .variable import Variable
 
@@ -25,6 +32,8 @@ __all__ = [
     "enable_grad",
     "set_grad_enabled",
     "is_grad_enabled",
+    "inference_mode",
+    "is_inference_mode_enabled",
     "detect_anomaly",
     "set_detect_anomaly",
     "is_anomaly_enabled",

@@ -5,6 +5,10 @@ made it (``node.metadata["traceback_"]``); if that node's backward fails, the
 engine warns with that stack before the error propagates, and (``check_nan``)
 a backward that produces NaN raises at once, naming the node. It slows every
 operation down, so it is off by default.
+
+Unlike grad mode, which is per thread, the anomaly switch is one for the whole
+process, as in PyTorch 2.x (``torch.autograd.set_detect_anomaly`` in one thread
+is seen by every thread): it is a debugging aid, not part of a computation.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from heapq import heapify, heappop, heappush
 
 import numpy as np
 
+from .._quiet import loud, quiet
 from ..tensor import Tensor, new_tensor
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
@@ -99,6 +100,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
         w.on_backward_begin(start)
     nan_check = anomaly.enabled and anomaly.check_nan
     node = None
+    token = quiet()  # numpy's inf/nan warnings: PyTorch's backward is silent
     try:
         while ready:
             node = heappop(ready)[1]
@@ -145,6 +147,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
             report_failure(node)
         raise
     finally:
+        loud(token)
         for w in watchers:
             w.on_backward_end()
     return captured

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._dtypes import get_default_dtype, promote_zero_dim
+from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
@@ -268,10 +269,14 @@ class ArrayFunction(Function):
                 values.append(x)
             nexts.append(None)
         ctx = cls._Node()
-        if n_params:
-            out = cls.forward(ctx, *values, *args[len(inputs) :])
-        else:
-            out = cls.forward(ctx, *values)
+        token = quiet()
+        try:
+            if n_params:
+                out = cls.forward(ctx, *values, *args[len(inputs) :])
+            else:
+                out = cls.forward(ctx, *values)
+        finally:
+            loud(token)
         if type(out) is not _ndarray:
             out = _as_array(ctx, out)
         if out.dtype is _F64 and cls.default_float:
@@ -305,7 +310,11 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
             f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
             f"Tensor, not {type(a).__name__}"
         ) from None
-    out = cls.forward(ctx, data, *params)
+    token = quiet()
+    try:
+        out = cls.forward(ctx, data, *params)
+    finally:
+        loud(token)
     if type(out) is not _ndarray:
         out = _as_array(ctx, out)
     if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
@@ -346,11 +355,14 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         and (ad.ndim == 0) is not (bd.ndim == 0)
     ):
         ad, bd = promote_zero_dim(ad, bd)
+    token = quiet()
     try:
         out = cls.forward(ctx, ad, bd)
     except ValueError:
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it
+    finally:
+        loud(token)
     if type(out) is not _ndarray:
         out = _as_array(ctx, out)
     if out.dtype is _F64:

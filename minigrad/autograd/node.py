@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .._modes import InferenceVersion
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode
 
@@ -312,6 +313,8 @@ class BackwardNode(Node):
                 if value is array or value is inputs[i]:
                     x = inputs[i]
                     if isinstance(x, Tensor):
+                        if type(x._vc) is InferenceVersion:
+                            raise RuntimeError(_INFERENCE_SAVED)
                         checks += (x._vc, x._vc[0], i)
                         break
                 i += 1
@@ -320,6 +323,12 @@ class BackwardNode(Node):
         self._saved_checks = tuple(checks)
 
 
+_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead of "
+    "`minigrad.inference_mode()`."
+)
 _SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "

@@ -36,9 +36,10 @@ class Parameter(Tensor):
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
-        param = new_tensor(array, None, bool(requires_grad), cls)
+        param = new_tensor(array, None, False, cls)
         if isinstance(data, Tensor):
             param._vc = data._vc  # shares storage and version counter, as detach() does
+        param.requires_grad = bool(requires_grad)  # refused for an inference tensor
         return param
 
     def __repr__(self, *, tensor_contents: object = None) -> str:

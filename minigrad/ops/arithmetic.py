@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import promote_zero_dim
 from ..autograd.function import ArrayFunction
 from .namespace import namespace
 
@@ -381,3 +382,38 @@ class RRemainder(FloorDivideScalar):
     @staticmethod
     def backward(ctx, grad):
         raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
+def _trunc_divide(a, b):
+    """C's division, rounding toward zero; integers stay exact (no trip through float)."""
+    quotient = np.floor_divide(a, b)
+    if quotient.dtype.kind not in "iu":
+        return np.trunc(np.true_divide(a, b))
+    return quotient + ((np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)))
+
+
+class DivRounded(ArrayFunction):
+    """``div(a, b, rounding_mode="floor" | "trunc")``: a step function, so its gradient is 0
+    for both inputs (PyTorch records it as ``DivBackward2``, a number as an input without edge).
+    """
+
+    node_name = "DivBackward2"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        if (
+            type(a) is np.ndarray
+            and type(b) is np.ndarray
+            and a.dtype != b.dtype
+            and (a.ndim == 0) != (b.ndim == 0)
+        ):
+            a, b = promote_zero_dim(a, b)
+        _no_integer_division_by_zero(a, b)
+        return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = grad * 0
+        return zeros, zeros

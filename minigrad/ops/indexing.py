@@ -7,6 +7,8 @@ indexing (tensors, lists, masks) makes a copy, recorded as ``IndexBackward0``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..autograd.function import ArrayFunction
@@ -128,6 +130,8 @@ class IndexPutBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, shape, key):
         ctx.key = key
+        if type(key) is np.ndarray:  # rows of dimension 0: C[X]'s gradient
+            return _add_rows(grad, shape, key)
         full = np.zeros(shape, dtype=grad.dtype)
         np.add.at(full, key, grad)
         return full
@@ -135,6 +139,20 @@ class IndexPutBackward(ArrayFunction):
     @staticmethod
     def backward(ctx, gg):
         return gg[ctx.key]
+
+
+def _add_rows(grad: np.ndarray, shape: tuple, rows: np.ndarray) -> np.ndarray:
+    """``np.add.at(zeros(shape), rows, grad)`` through one flat index per element.
+
+    numpy's ``add.at`` is several times faster on a 1-D array than row by row, and
+    adds the same numbers in the same order, so the sums are identical. A negative
+    row ``-k`` becomes a negative flat index that lands in that same row.
+    """
+    width = math.prod(shape[1:])
+    flat = (rows.reshape(-1, 1) * width + np.arange(width)).reshape(-1)
+    full = np.zeros(math.prod(shape), dtype=grad.dtype)
+    np.add.at(full, flat, grad.reshape(-1))
+    return full.reshape(shape)
 
 
 class Alias(ArrayFunction):

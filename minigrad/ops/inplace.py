@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._modes import InferenceVersion
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.views import rebase_view, view_history
@@ -24,6 +25,12 @@ _grad_state = grad_mode.state
 
 def check_inplace(t: Tensor, others: tuple = ()) -> bool:
     """Raise PyTorch's error for in-place on a leaf that requires grad; say if graph is needed."""
+    if type(t._vc) is InferenceVersion and not _grad_state.inference:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details."
+        )
     if not _grad_state.enabled:
         return False
     if t._requires_grad and t._grad_fn is None:
@@ -81,9 +88,8 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
                 f"{list(result._data.shape)}"
             )
         _take_result(t, result)
-    else:
-        with grad_mode.no_grad():
-            result = op.apply(t, *args)
+    else:  # nothing requires grad, or grad mode is off: op.apply records nothing
+        result = op.apply(t, *args)
         if result._data.shape != t._data.shape:
             raise RuntimeError(
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from .arithmetic import DivScalar  # noqa: F401 - nn's losses divide by a count with it
+from .namespace import namespace
 
 
 def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -35,7 +37,7 @@ class MseLoss(ArrayFunction):
     def forward(ctx, input, target, reduction):
         ctx.save_for_backward(input, target)  # so that in-place changes are caught
         diff = input - target
-        ctx.diff, ctx.reduction = diff, reduction
+        ctx.reduction = reduction
         if reduction == "none":
             return diff * diff
         flat = diff.reshape(-1)
@@ -46,12 +48,33 @@ class MseLoss(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        ctx.saved_tensors  # noqa: B018 - raises if freed, or changed in place since forward
-        diff = ctx.diff
-        norm = 2.0 / diff.size if ctx.reduction == "mean" else 2.0
-        g = norm * diff * grad
+        input, target = ctx.saved_tensors
         need_input, need_target = ctx.needs_input_grad
-        return (g if need_input else None), (-g if need_target else None)
+        r = ctx.reduction
+        return (  # the target's is the same formula with the roles swapped, as in PyTorch
+            MseLossBackward.call(grad, input, target, r) if need_input else None,
+            MseLossBackward.call(grad, target, input, r) if need_target else None,
+        )
+
+
+class MseLossBackward(ArrayFunction):
+    """The gradient of mse_loss, ``norm * (input - target) * grad``, as an op of its own."""
+
+    node_name = "MseLossBackwardBackward0"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction):
+        ctx.save_for_backward(grad, input, target)
+        ctx.norm = 2.0 / input.size if reduction == "mean" else 2.0
+        return ctx.norm * (input - target) * grad
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        d = gg * ctx.norm
+        return d * (input - target), d * grad, -(d * grad)
 
 
 class NllLoss(ArrayFunction):
@@ -92,13 +115,28 @@ class NllLoss(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if ctx.w is None:
-            per_item = -grad / ctx.total_weight if ctx.reduction == "mean" else -grad
+        return NllLossBackward.call(grad, ctx)
+
+
+class NllLossBackward(ArrayFunction):
+    """nll_loss's gradient (``grad`` scattered to the target classes) as an op of its own.
+
+    It is linear in ``grad``: its own gradient is ``gg`` read back at the same places.
+    """
+
+    node_name = "NllLossBackwardBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, grad, fwd):
+        ctx.fwd, ctx.grad_shape = fwd, grad.shape
+        if fwd.w is None:
+            per_item = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
         else:  # ignored targets get 0, even when the total weight is 0, as in PyTorch
             with np.errstate(invalid="ignore", divide="ignore"):
-                g = -grad / ctx.total_weight if ctx.reduction == "mean" else -grad
-                per_item = np.where(ctx.keep, ctx.w * g, 0).astype(grad.dtype, copy=False)
-        shape, index = ctx.shape, ctx.index
+                g = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
+                per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
+        shape, index = fwd.shape, fwd.index
         out = np.zeros(shape, grad.dtype)
         if len(shape) == 2:
             out[np.arange(shape[0]), index] = per_item
@@ -107,6 +145,14 @@ class NllLoss(ArrayFunction):
         else:  # (N, C, d...): scattered along the classes moved last
             np.put_along_axis(np.moveaxis(out, 1, -1), index[..., None], per_item[..., None], -1)
         return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        xp = namespace(gg)
+        unit = NllLossBackward.forward(ctx, np.ones(ctx.grad_shape, xp.dtype(gg)), ctx.fwd)
+        if not ctx.grad_shape:
+            return xp.sum(gg * unit)
+        return xp.sum(gg * unit, 1 if len(unit.shape) > 1 else 0)
 
 
 def _in_range(log_probs: np.ndarray, target: np.ndarray) -> bool:
@@ -157,22 +203,24 @@ class BinaryCrossEntropy(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        g = scale(grad, ctx.reduction, input.size)
+        xp = namespace(grad)
+        g = scale(grad, ctx.reduction, namespace(grad).data(input).size)
         if ctx.weight is not None:
             g = g * ctx.weight
         need_input, need_target = ctx.needs_input_grad
         grad_input = grad_target = None
         if need_input:
-            grad_input = g * (input - target) / np.maximum((1 - input) * input, 1e-12)
+            grad_input = g * (input - target) / xp.clamp_min((1 - input) * input, 1e-12)
         if need_target:
             with np.errstate(divide="ignore"):
-                grad_target = g * (np.log1p(-input) - np.log(input))
+                grad_target = g * (xp.log1p(-input) - xp.log(input))
         return grad_input, grad_target
 
 
-def _log_sigmoid(x: np.ndarray) -> np.ndarray:
+def _log_sigmoid(x):
     """log(sigmoid(x)) without overflow for large |x|."""
-    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+    xp = namespace(x)
+    return xp.clamp_max(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
 
 
 class BinaryCrossEntropyWithLogits(ArrayFunction):
@@ -194,13 +242,13 @@ class BinaryCrossEntropyWithLogits(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        g = scale(grad, ctx.reduction, input.size)
+        g = scale(grad, ctx.reduction, namespace(grad).data(input).size)
         if ctx.weight is not None:
             g = g * ctx.weight
         pw = ctx.pos_weight
         need_input, need_target = ctx.needs_input_grad
         grad_input = grad_target = None
-        sig = 1 / (1 + np.exp(-input))
+        sig = 1 / (1 + namespace(grad).exp(-input))
         if need_input:
             if pw is None:
                 grad_input = g * (sig - target)
@@ -209,19 +257,3 @@ class BinaryCrossEntropyWithLogits(ArrayFunction):
         if need_target:
             grad_target = g * (-input if pw is None else -input - (pw - 1) * _log_sigmoid(input))
         return grad_input, grad_target
-
-
-class DivScalar(ArrayFunction):
-    """``tensor / number`` inside a loss, which PyTorch records as ``DivBackward1``."""
-
-    node_name = "DivBackward1"
-    n_params = 1
-
-    @staticmethod
-    def forward(ctx, a, divisor):
-        ctx.divisor = divisor
-        return a / divisor
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad / ctx.divisor

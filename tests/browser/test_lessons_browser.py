@@ -21,7 +21,10 @@ from harness import JupyterLab, require_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS_DIR = ROOT / "lessons"
-LESSONS = sorted(LESSONS_DIR.glob("[0-9][0-9]_*.ipynb"))
+LESSONS = sorted(LESSONS_DIR.glob("[0-9][0-9]_*.ipynb")) + sorted(
+    LESSONS_DIR.glob("zh-CN/[0-9][0-9]_*.ipynb")
+)  # the English lessons, then their Chinese twins
+REMINDER = {"lessons": "Replace the ... with your answer", "zh-CN": "把 ... 换成你的答案"}
 GRAPH_CALL = re.compile(r"widgets\.(draw|GraphView|SliderView)\(")
 PICTURE_CALL = re.compile(r"plt\.show\(\)|widgets\.(plot_fit|plot_function_and_grad|LossPlot)\(")
 STDERR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
@@ -34,14 +37,17 @@ def code_cells(path: Path) -> list:
     return [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+@pytest.mark.parametrize(
+    "path", LESSONS, ids=[p.relative_to(LESSONS_DIR).as_posix() for p in LESSONS]
+)
 def test_lesson_runs_in_jupyterlab(path):
     require_browser()
     from playwright.sync_api import expect
 
     cells = code_cells(path)
     start = time.perf_counter()
-    with JupyterLab(LESSONS_DIR) as lab, lab.open(path.name) as nb:
+    name = path.relative_to(LESSONS_DIR).as_posix()
+    with JupyterLab(LESSONS_DIR) as lab, lab.open(name, name.replace("/", "-")) as nb:
         expect(nb.code_cells()).to_have_count(len(cells))
         nb.run_all()
         nb.wait_until_executed(timeout=RUN_ALL_TIMEOUT)
@@ -59,5 +65,5 @@ def test_lesson_runs_in_jupyterlab(path):
             if PICTURE_CALL.search(cell.source):
                 expect(nb.outputs(i).locator("img").first, where).to_be_visible()
             if "check(" in cell.source and "answer = ..." in cell.source:
-                expect(nb.outputs(i), where).to_contain_text("Replace the ... with your answer")
+                expect(nb.outputs(i), where).to_contain_text(REMINDER[path.parent.name])
     print(f"\n{path.name} in JupyterLab: {time.perf_counter() - start:.1f} s")

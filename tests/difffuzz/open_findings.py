@@ -24,11 +24,8 @@ OPEN: tuple[Open, ...] = (
     Open("N1 grad_fn names", r"^grad_fn @"),
     Open("G1 graph structure", r"^graph @"),
     Open("D1 sum(dtype=bool)", r"^(dtype|missing-raises) @ sum_dtype"),
-    Open("A1 div rounding_mode", r"@ div_(floor|trunc):"),
     Open("A2 axis= alias", r"@ sum_axis:"),
     Open("A3 range as an index", r"@ index_range:"),
-    Open("A4 format() of a tensor", r"@ format:"),
-    Open("A5 float()/int() of many elements", r"@ (float_py|int_py): torch ValueError"),
     Open("A6 size-0 dims in softmax and losses", r"zero-size array|@ (nll|cross_entropy\w*): "),
     Open(
         "A7 autograd errors and version counters",

@@ -4,6 +4,14 @@
 // gradient (with its text), and the grad rows whose text changes. The view state
 // is only "how many steps are applied" (k); paint() redraws it from scratch, so
 // Step, Play and Reset cannot drift out of sync with what Python recorded.
+//
+// The words come from Python (the `labels` trait, in the lesson's language), and
+// so does the caption before any Step (`caption`: it depends on whether backward
+// already ran). Each view tells Python when it appears and when it goes, so that
+// a view nobody sees any more (its cell re-run or cleared) stops listening. A
+// burst of redraws is applied once, on the next animation frame.
+
+let nextViewId = 0;
 
 function button(label, title) {
   const b = document.createElement("button");
@@ -15,13 +23,18 @@ function button(label, title) {
 }
 
 
+function fill(template, values) {
+  return String(template || "").replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
+}
+
 function render({ model, el }) {
+  const say = (key, values = {}) => fill((model.get("labels") || {})[key] || key, values);
   el.classList.add("mg-view");
   const bar = document.createElement("div");
   bar.className = "mg-bar";
-  const stepB = button("Step", "Run the next node of the backward pass");
-  const playB = button("Play", "Run the backward pass node by node");
-  const resetB = button("Reset", "Go back to before the backward pass");
+  const stepB = button(say("step"), say("step_title"));
+  const playB = button(say("play"), say("play_title"));
+  const resetB = button(say("reset"), say("reset_title"));
   const counter = document.createElement("span");
   counter.className = "mg-counter";
   bar.append(stepB, playB, resetB, counter);
@@ -44,7 +57,7 @@ function render({ model, el }) {
   function stop() {
     if (timer !== null) clearInterval(timer);
     timer = null;
-    playB.textContent = "Play";
+    playB.textContent = say("play");
   }
 
   function load() {
@@ -95,15 +108,13 @@ function render({ model, el }) {
     });
     for (const [text, before, after, i] of cells.values()) text.textContent = i < k ? after : before;
     const n = steps.length;
-    counter.textContent = n ? `step ${k} / ${n}` : "no steps";
+    counter.textContent = n ? say("counter", { k, n }) : say("no_steps");
     stepB.disabled = playB.disabled = resetB.disabled = n === 0;
     el.dataset.step = String(k);
     el.dataset.active = k > 0 && !fresh ? steps[k - 1].node : "";
-    if (n === 0) readout.textContent = "Nothing to step through: this tensor has no graph.";
-    else if (fresh && predicted)
-      readout.textContent = `backward() will run ${n} steps. Step shows the order it will take; call backward() to see the gradients.`;
-    else if (fresh) readout.textContent = `backward() ran ${n} steps. Press Step or Play to replay it.`;
-    else if (k === 0) readout.textContent = predicted ? "Before backward()." : "Before backward(): no gradient has moved yet.";
+    if (n === 0) readout.textContent = say("no_graph");
+    else if (fresh) readout.textContent = model.get("caption");
+    else if (k === 0) readout.textContent = predicted ? say("before") : say("before_recorded");
     else readout.textContent = `${k}. ${steps[k - 1].text}`;
   }
 
@@ -133,17 +144,34 @@ function render({ model, el }) {
       fresh = false;
       paint();
     }
-    playB.textContent = "Pause";
+    playB.textContent = say("pause");
     timer = setInterval(() => {
       if (!step()) stop();
     }, Math.max(50, model.get("interval")));
   });
 
-  model.on("change:revision", load);
+  // Several redraws in one burst (a loop, a slider drag) are applied once per frame.
+  let frame = null;
+  const schedule = () => {
+    if (frame !== null) return;
+    frame = requestAnimationFrame(() => {
+      frame = null;
+      load();
+    });
+  };
+  model.on("change:revision", schedule);
   load();
+  const viewId = `${Date.now().toString(36)}-${nextViewId++}`;
+  model.send({ event: "mount", view: viewId });
   return () => {
     stop();
-    model.off("change:revision", load);
+    if (frame !== null) cancelAnimationFrame(frame);
+    model.off("change:revision", schedule);
+    try {
+      model.send({ event: "unmount", view: viewId });
+    } catch (e) {
+      // the kernel is gone: nothing is listening any more
+    }
   };
 }
 

@@ -1,0 +1,49 @@
+"""The switches of autograd, one set per thread: grad mode and inference mode.
+
+PyTorch keeps them per thread, so a training loop can call ``backward()`` in one
+thread while an evaluation thread sits in ``no_grad``; so does minigrad. They live at
+the bottom of the package (beside the dtypes) because the Tensor itself reads one:
+a tensor made in inference mode is an inference tensor.
+
+``state`` is a ``threading.local``: each thread sees its own three attributes, set
+afresh (grad on, inference off) the first time the thread touches them.
+
+- ``grad``: grad mode as ``is_grad_enabled()`` reports it;
+- ``inference``: inside ``inference_mode()``;
+- ``enabled``: ``grad and not inference``, whether a new operation is recorded. Every
+  operation reads this one attribute (``autograd/function.py``), so it is kept
+  precomputed rather than derived on each read.
+"""
+
+from __future__ import annotations
+
+import threading
+
+__all__ = ["state", "set_modes", "InferenceVersion"]
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.grad = True
+        self.inference = False
+        self.enabled = True
+
+
+state = _State()
+
+
+def set_modes(grad: bool, inference: bool) -> None:
+    """Set this thread's grad mode and inference mode together."""
+    state.grad, state.inference = grad, inference
+    state.enabled = grad and not inference
+
+
+class InferenceVersion(list):
+    """The version counter of an inference tensor (and its views and ``detach()``).
+
+    PyTorch's inference tensors have no version counter; minigrad marks them by the
+    type of theirs, which views and detached copies share, so they are inference
+    tensors too, as in PyTorch. ``Tensor.is_inference()`` tests this type.
+    """
+
+    __slots__ = ()

@@ -1,0 +1,48 @@
+"""No numpy RuntimeWarning reaches a learner, whatever the warning filters (PyTorch is silent).
+
+Run with every warning turned into an error, as pytest's ``filterwarnings = error`` or a
+learner's ``warnings.simplefilter("error")`` would: minigrad must give inf and nan, not raise.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+@pytest.fixture(autouse=True)
+def _every_warning_is_an_error():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def test_forward_of_log_sqrt_divide_power_and_overflow_is_silent() -> None:
+    x = minigrad.tensor([0.0, -1.0, 3e38], requires_grad=True)
+    assert minigrad.log(x)[0].item() == -math.inf
+    assert math.isnan(x.sqrt()[1].item())
+    assert (1 / x)[0].item() == math.inf
+    assert (x * 10)[2].item() == math.inf
+    assert math.isnan((x**0.5)[1].item())
+    assert (x.exp() ** 1e30)[2].item() == math.inf
+
+
+def test_backward_through_log_and_sqrt_at_zero_is_silent() -> None:
+    x = minigrad.tensor([0.0, 4.0], requires_grad=True)
+    (x.log() + x.sqrt()).sum().backward()
+    assert x.grad[0].item() == math.inf and x.grad[1].item() == pytest.approx(0.5)
+
+
+def test_cast_of_nan_to_an_integer_is_silent() -> None:
+    minigrad.tensor([math.nan, math.inf]).long()
+
+
+def test_numpy_error_state_of_the_caller_is_left_alone() -> None:
+    minigrad.log(minigrad.zeros(1))
+    with pytest.raises(RuntimeWarning):
+        np.log(np.zeros(1))  # the learner's own numpy still warns

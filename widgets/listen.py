@@ -1,0 +1,208 @@
+"""One listener for every open view: what the engine calls, and what it costs.
+
+The engine calls each registered observer at every node of every backward
+pass (``minigrad.autograd.graph``). With one observer per view, a notebook
+whose cell was re-run thirty times would pay thirty calls per node of every
+training step, and each view would copy and format gradients nobody looks at.
+So the widgets register *one* observer, the ``_Hub``, and only while some view
+listens. Per node it does one dict lookup; the views whose graph a pass goes
+through are told at the end of the pass, with what it recorded.
+
+Which passes a view records: a pass that starts in its graph, or that runs
+one of its graph's backward ops (a bigger graph built on top of it). A pass
+that only reaches its leaves' ``AccumulateGrad`` (the next step of a training
+loop, a new graph from the same parameters) costs the view nothing: the hub
+keeps the engine's arrays of those nodes for the rest of the pass, in case one
+of the view's ops runs later, and forgets them at the end.
+
+Nothing here keeps a view alive: a subscription holds its owner weakly and
+ends when the owner is collected (``weakref.finalize``), closed, or hidden
+(``Subscription.remove()``). When the last one ends, the hub unregisters and
+backward runs exactly as without widgets.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from minigrad.autograd.graph import AccumulateGrad, register_backward_observer
+
+from .graph import Graph
+from .walk import Pass, Recorder
+
+__all__ = ["subscribe", "Subscription", "listening"]
+
+
+class Subscription:
+    """One view's interest in the passes through one graph."""
+
+    def __init__(self, owner: Any, graph: Graph, done: str, failed: str) -> None:
+        self._owner = weakref.ref(owner)
+        self._done, self._failed = done, failed
+        self.graph = graph
+        self.alive = True
+        self._finalizer = weakref.finalize(owner, _HUB.remove, self)
+
+    def remove(self) -> None:
+        """Stop listening (idempotent)."""
+        self._finalizer.detach()
+        _HUB.remove(self)
+
+    def deliver(self, recorded: Pass | None, error: BaseException | None) -> None:
+        owner = self._owner()
+        if owner is None:
+            _HUB.remove(self)
+            return
+        if recorded is not None:
+            try:
+                getattr(owner, self._done)(recorded)
+            except Exception as problem:  # shown by the owner, never raised into backward()
+                error = problem
+        if error is not None:
+            try:
+                getattr(owner, self._failed)(error)
+            except Exception:
+                pass
+
+
+class _PassState:
+    """One running pass: who records it, its AccumulateGrad calls so far, problems met."""
+
+    __slots__ = ("recording", "ran", "errors")
+
+    def __init__(self) -> None:
+        self.recording: dict[Subscription, Recorder] = {}
+        self.ran: list[tuple] = []  # for a view whose ops the pass reaches later
+        self.errors: dict[Subscription, BaseException] = {}
+
+
+class _Hub:
+    """The single observer the engine calls while at least one view listens.
+
+    The state of a pass lives on a per-thread stack: passes in two threads (a
+    training loop and an evaluation thread), or a pass inside a hook of another,
+    are recorded apart.
+    """
+
+    def __init__(self) -> None:
+        self.subs: list[Subscription] = []
+        self.index: dict[Any, list[Subscription]] = {}  # backward node -> who shows it
+        self.handle = None
+        self._local = threading.local()
+
+    # -- subscriptions ---------------------------------------------------------------------
+
+    def add(self, sub: Subscription) -> None:
+        self.subs.append(sub)
+        for fn in sub.graph.box_of:
+            self.index.setdefault(fn, []).append(sub)
+        if self.handle is None:
+            self.handle = register_backward_observer(self)
+
+    def remove(self, sub: Subscription) -> None:
+        if not sub.alive:
+            return
+        sub.alive = False
+        if sub in self.subs:
+            self.subs.remove(sub)
+        for fn in sub.graph.box_of:
+            subs = self.index.get(fn)
+            if subs is not None and sub in subs:
+                subs.remove(sub)
+                if not subs:
+                    del self.index[fn]
+        if not self.subs and self.handle is not None:
+            self.handle.remove()
+            self.handle = None
+
+    # -- the engine's calls ----------------------------------------------------------------
+
+    def _passes(self) -> list[_PassState]:
+        stack = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
+        return stack
+
+    def on_backward_begin(self, roots: list) -> None:
+        state = _PassState()
+        self._passes().append(state)
+        for root in roots:
+            for sub in self.index.get(root, ()):
+                if sub not in state.recording:
+                    self._start(state, sub, True)
+
+    def on_node(self, node, grad, outs) -> None:
+        subs = self.index.get(node)
+        if subs is None:
+            return
+        stack = self._passes()
+        if not stack:
+            return
+        state = stack[-1]
+        if type(node) is AccumulateGrad:  # shared by every graph of the same parameters
+            for sub, recorder in state.recording.items():
+                if node in sub.graph.box_of:
+                    self._guard(state, sub, recorder.node, node, grad, outs)
+            state.ran.append((node, grad, outs))
+            return
+        for sub in list(subs):
+            recorder = state.recording.get(sub)
+            if recorder is None:
+                recorder = self._start(state, sub, False)
+            if recorder is not None:
+                self._guard(state, sub, recorder.node, node, grad, outs)
+
+    def on_backward_end(self) -> None:
+        stack = self._passes()
+        if not stack:
+            return
+        state = stack.pop()
+        for sub, recorder in state.recording.items():
+            recorded = None
+            try:
+                recorded = recorder.finish()
+            except Exception as error:
+                state.errors.setdefault(sub, error)
+            sub.deliver(recorded, state.errors.get(sub))
+        for sub, error in state.errors.items():
+            if sub not in state.recording:
+                sub.deliver(None, error)
+
+    def _start(self, state: _PassState, sub: Subscription, complete: bool) -> Recorder | None:
+        try:
+            recorder = state.recording[sub] = Recorder(sub.graph, complete, state.ran)
+        except Exception as error:
+            state.errors.setdefault(sub, error)
+            return None
+        return recorder
+
+    def _guard(self, state: _PassState, sub: Subscription, call: Callable, *args: Any) -> None:
+        """Never let a recording problem break the learner's backward()."""
+        try:
+            call(*args)
+        except Exception as error:
+            state.errors.setdefault(sub, error)
+
+
+_HUB = _Hub()
+
+
+def subscribe(
+    owner: Any, graph: Graph, done: str = "_on_pass", failed: str = "_on_error"
+) -> Subscription:
+    """Record every pass through ``graph``; call ``owner.<done>(pass)`` after each.
+
+    ``owner`` is held weakly. A problem while recording or drawing goes to
+    ``owner.<failed>(error)``, never into the learner's ``backward()``.
+    """
+    sub = Subscription(owner, graph, done, failed)
+    _HUB.add(sub)
+    return sub
+
+
+def listening() -> int:
+    """How many subscriptions are live (what the tests and the benchmark count)."""
+    return len(_HUB.subs)

@@ -279,7 +279,7 @@ class _Decoder:
             return float(value)
         if tag == "size" and isinstance(value, list) and all(_is_count(s) for s in value):
             return _dtypes.Size(value)
-        if tag == "dtype" and value in _DTYPES:
+        if tag == "dtype" and isinstance(value, str) and value in _DTYPES:
             return _DTYPES[value]
         if tag == "device" and isinstance(value, str) and _DEVICE.fullmatch(value):
             return _dtypes.device(value)
@@ -322,7 +322,11 @@ class _Decoder:
 
 
 def _numpy_scalar(name: Any, value: Any) -> np.generic:
-    if name not in _NUMPY_SCALARS or type(value) not in (bool, int, float):
+    if (
+        not isinstance(name, str)
+        or name not in _NUMPY_SCALARS
+        or type(value) not in (bool, int, float)
+    ):
         raise BadStructure(f"invalid numpy scalar {name!r}")
     kind = np.dtype(name).kind
     if (kind == "b") != (type(value) is bool) or (kind in "iu" and type(value) is not int):

@@ -314,6 +314,8 @@ class BackwardNode(Node):
             if k < n and (value is values[k] or value is inputs[k]):
                 x = inputs[k]
                 if isinstance(x, Tensor):
+                    if type(x._vc) is InferenceVersion:
+                        raise RuntimeError(_INFERENCE_SAVED)
                     checks += (x._vc, x._vc[0], k)
                     continue
             i = 0

@@ -70,6 +70,9 @@ FUZZ_FINDINGS: dict[str, str] = {
     "div_rounding_mode_of_integers_by_zero": """
         T.div(T.tensor([7, -7]), T.tensor([0, 2]), rounding_mode="floor")
     """,
+    "div_rounding_mode_of_bools": """
+        T.div(T.tensor([True]), T.tensor([True]), rounding_mode="trunc")
+    """,
     "div_unknown_rounding_mode": """
         T.div(T.ones(2), 2, rounding_mode="round")
     """,

@@ -11,19 +11,20 @@ from .namespace import namespace
 
 def column_major(a) -> bool:
     """A transposed matrix (``W.t()``): PyTorch then computes its gradient transposed too."""
+    if type(a) is not np.ndarray:
+        a = a._data
     s, i = a.strides, a.itemsize
     return s[0] == i and s[1] == i * a.shape[0]
 
 
 def mm_grads(grad, a, b, need_a: bool, need_b: bool) -> tuple:
     """The gradients of ``a @ b`` (matrices), each in the layout of its input, as PyTorch."""
-    xp = namespace(grad)
-    t = xp.t
+    t = namespace(grad).t
     grad_a = grad_b = None
     if need_a:
-        grad_a = t(b @ t(grad)) if column_major(xp.data(a)) else grad @ t(b)
+        grad_a = t(b @ t(grad)) if column_major(a) else grad @ t(b)
     if need_b:
-        grad_b = t(t(grad) @ a) if column_major(xp.data(b)) else t(a) @ grad
+        grad_b = t(t(grad) @ a) if column_major(b) else t(a) @ grad
     return grad_a, grad_b
 
 

@@ -67,8 +67,8 @@ class MseLossBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
         ctx.save_for_backward(grad, input, target)
-        ctx.norm = 2.0 / input.size if reduction == "mean" else 2.0
-        return ctx.norm * (input - target) * grad
+        ctx.norm = norm = 2.0 / input.size if reduction == "mean" else 2.0
+        return (input - target) * (grad * norm)
 
     @staticmethod
     def backward(ctx, gg):

@@ -225,6 +225,13 @@ def test_brackets_inside_strings_and_escapes_are_not_structure():
     assert list(minigrad.load(io.BytesIO(buffer.getvalue()))) == names
 
 
+def test_bool_bytes_other_than_zero_and_one_are_true():
+    out = minigrad.load(io.BytesIO(_file({"b": _entry("BOOL", [4], 0, 4)}, b"\x00\x01\x02\xff")))
+    assert out["b"].tolist() == [False, True, True, True]
+    assert out["b"].numpy().view(np.uint8).tolist() == [0, 1, 1, 1]
+    assert (out["b"] == minigrad.tensor([False, True, True, True])).all().item()
+
+
 def test_metadata_of_many_keys_within_the_limit_is_fine():
     metadata = {f"k{i}": "[{" * 3 for i in range(1000)}
     out, got = st.parse(_file({"__metadata__": metadata}))

@@ -44,7 +44,7 @@ except ImportError:  # the table then shows minigrad and numpy only
     torch = None
 
 ROUNDS = 15
-ROW_KEYS = ("mean", "chain", "mlp", "makemore", "wide", "memory", "build", "views")
+ROW_KEYS = ("mean", "chain", "mlp", "hvp", "makemore", "wide", "memory", "build", "views")
 
 
 def timed(fn: Callable[[], object], number: int) -> float:
@@ -118,6 +118,28 @@ def mlp(T):
         opt.step()
 
     return step
+
+
+def mlp_hvp(T):
+    """A Hessian-vector product of the same MLP's loss: a backward with ``create_graph=True``,
+    then the backward of ``sum(grad * v)`` through the gradient's graph."""
+    T.manual_seed(0)
+    model = T.nn.Sequential(
+        T.nn.Linear(2, 16), T.nn.Tanh(), T.nn.Linear(16, 16), T.nn.Tanh(), T.nn.Linear(16, 1)
+    )
+    params = tuple(model.parameters())
+    vs = [T.ones_like(p) * 0.01 for p in params]
+    loss_fn = T.nn.MSELoss()
+    rng = np.random.default_rng(0)
+    x = T.tensor(rng.standard_normal((100, 2)).astype(np.float32))
+    y = T.tensor(rng.standard_normal((100, 1)).astype(np.float32))
+
+    def hvp():
+        grads = T.autograd.grad(loss_fn(model(x), y), params, create_graph=True)
+        dot = sum((g * v).sum() for g, v in zip(grads, vs))
+        return T.autograd.grad(dot, params)
+
+    return hvp
 
 
 def makemore(T):
@@ -326,6 +348,15 @@ def main() -> None:
         r = compare(cases, args.rounds)
         rows.append(
             row("MLP 2-16-16-1, SGD step, 100 points", r["mg"], r.get("torch"), "PyTorch", 0.5)
+        )
+
+    if wanted("hvp") and hasattr(mg, "nn"):
+        cases = {"mg": (mlp_hvp(mg), 100)}
+        if have_torch:
+            cases["torch"] = (mlp_hvp(torch), 100)
+        r = compare(cases, args.rounds)
+        rows.append(
+            row("MLP 2-16-16-1, Hessian-vector product", r["mg"], r.get("torch"), "PyTorch", 1.0)
         )
 
     if wanted("makemore") and hasattr(mg, "nn"):

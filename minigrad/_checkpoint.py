@@ -259,7 +259,7 @@ class _Decoder:
     def node(self, node: Any, depth: int) -> Any:
         if node is None or isinstance(node, (bool, int, float, str)):
             return node
-        if depth >= MAX_DEPTH:
+        if depth >= MAX_DEPTH and _is_container(node):
             raise BadStructure(f"nested more than {MAX_DEPTH} levels deep")
         if isinstance(node, list):
             return [self.node(x, depth + 1) for x in node]
@@ -279,7 +279,7 @@ class _Decoder:
             return float(value)
         if tag == "size" and isinstance(value, list) and all(_is_count(s) for s in value):
             return _dtypes.Size(value)
-        if tag == "dtype" and value in _DTYPES:
+        if tag == "dtype" and isinstance(value, str) and value in _DTYPES:
             return _DTYPES[value]
         if tag == "device" and isinstance(value, str) and _DEVICE.fullmatch(value):
             return _dtypes.device(value)
@@ -322,7 +322,11 @@ class _Decoder:
 
 
 def _numpy_scalar(name: Any, value: Any) -> np.generic:
-    if name not in _NUMPY_SCALARS or type(value) not in (bool, int, float):
+    if (
+        not isinstance(name, str)
+        or name not in _NUMPY_SCALARS
+        or type(value) not in (bool, int, float)
+    ):
         raise BadStructure(f"invalid numpy scalar {name!r}")
     kind = np.dtype(name).kind
     if (kind == "b") != (type(value) is bool) or (kind in "iu" and type(value) is not int):
@@ -331,6 +335,13 @@ def _numpy_scalar(name: Any, value: Any) -> np.generic:
         return np.dtype(name).type(value)
     except (OverflowError, ValueError) as e:
         raise BadStructure(f"invalid numpy {name} value: {e}") from None
+
+
+def _is_container(node: Any) -> bool:
+    """A list, tuple or dict node: what counts towards the nesting limit, as in saving."""
+    return isinstance(node, list) or (
+        isinstance(node, dict) and len(node) == 1 and next(iter(node)) in ("tuple", "dict", "odict")
+    )
 
 
 def _is_count(x: object) -> bool:

@@ -4,7 +4,8 @@
   executes in a fresh kernel (nbclient, cwd = the notebook's folder, as Jupyter
   does) with no error output except in cells tagged ``raises-exception``, and
   every tagged cell really raises and says in its text that it fails on purpose.
-  Its traceback ends in the learner's cell: minigrad's frames are hidden.
+  Its traceback shows the learner's line and the line that raised: the engine's
+  frames in between are hidden (``__tracebackhide__``).
 - Every output a lesson states in its markdown is what the cells print. A
   markdown cell that shows output puts it in a top-level ```` ```text ```` block,
   right after the code cell that prints it, and says "You should see" (in Chinese
@@ -32,6 +33,7 @@ import re
 import sys
 import time
 import tokenize
+import unicodedata
 from pathlib import Path
 
 import nbformat
@@ -67,7 +69,7 @@ class Words:
 
 EN = Words("en", "fails on purpose", "You should see", "# Lesson {n} ·", "**Goal:**", "## Recap",
            "Correct!", "Not yet.")  # fmt: skip
-ZH = Words("zh-CN", "故意出错", "你应该看到", "# 第 {n} 课 ·", "**目标:**", "## 小结",
+ZH = Words("zh-CN", "故意出错", "你应该看到", "# 第 {n} 课 ·", "**目标**:", "## 小结",
            "答对了!", "还不对。")  # fmt: skip
 FAILS_ON_PURPOSE = EN.fails
 
@@ -408,6 +410,29 @@ def test_the_chinese_lesson_is_written_in_chinese(english, chinese):
         assert "set_language(" not in code.replace('set_language("zh-CN")', "")
     for link in re.findall(r"\]\(([^)#\s]+\.ipynb)\)", "".join(c.source for c in zh)):
         assert not link.startswith(".."), f"{chinese.name} links out of zh-CN/: {link}"
+
+
+def _punctuation(ch: str) -> bool:
+    return unicodedata.category(ch).startswith(("P", "S"))
+
+
+@pytest.mark.parametrize("path", CHINESE, ids=[p.stem for p in CHINESE])
+def test_chinese_bold_text_renders_bold(path):
+    """CommonMark does not close ``**`` after punctuation when a letter follows: ``**目标:**了``
+    shows its asterisks. Chinese puts the full-width mark outside: ``**目标**:了``."""
+    for i, cell in enumerate(read(path).cells):
+        if cell.cell_type != "markdown":
+            continue
+        for paragraph in re.sub(r"`[^`]*`", "x", cell.source).split("\n\n"):
+            marks = [m.start() for m in re.finditer(r"\*\*", paragraph)]
+            for closing in marks[1::2]:
+                before, after = paragraph[closing - 1], paragraph[closing + 2 : closing + 3]
+                stuck = (
+                    _punctuation(before) and after and not (after.isspace() or _punctuation(after))
+                )
+                assert not stuck, (
+                    f"{path.name} markdown {i}: **…{paragraph[closing - 8 : closing + 4]}"
+                )
 
 
 def test_the_story_s_key_numbers_are_checked():

@@ -17,6 +17,7 @@ from collections import OrderedDict, defaultdict
 
 import numpy as np
 import pytest
+from conftest import require_module
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from hypothesis.extra import numpy as hnp
@@ -276,14 +277,14 @@ def test_plain_pickles_are_recognised(tmp_path, obj, protocol):
 
 
 def test_a_torch_save_zip_is_refused_with_a_way_out(tmp_path):
-    torch = pytest.importorskip("torch")
+    torch = require_module("torch")
     path = tmp_path / "model.pt"
     torch.save(torch.nn.Linear(2, 3).state_dict(), path)
     _assert_refused(path.read_bytes(), tmp_path, "zip", "never unpickles", "save_file")
 
 
 def test_a_legacy_torch_save_is_refused(tmp_path):
-    torch = pytest.importorskip("torch")
+    torch = require_module("torch")
     path = tmp_path / "model.pt"
     torch.save({"w": torch.ones(2)}, path, _use_new_zipfile_serialization=False)
     _assert_refused(path.read_bytes(), tmp_path, "pickle")
@@ -295,7 +296,7 @@ def test_a_legacy_torch_save_is_refused(tmp_path):
 @pytest.mark.parity
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_safetensors_numpy_reads_ours_and_we_read_theirs(tmp_path, dtype):
-    sn = pytest.importorskip("safetensors.numpy")
+    sn = require_module("safetensors.numpy")
     arrays = {f"t{i}": _array(dtype, shape, seed=i) for i, shape in enumerate(SHAPES)}
     arrays["other"] = np.arange(5, dtype=np.float64)  # mixed widths test alignment
     st.write(tmp_path / "ours", arrays, {"k": "v"})
@@ -594,7 +595,7 @@ def test_load_of_broken_files(mg, tmp_path, data):
 
 
 def test_load_of_a_torch_save_file(mg, tmp_path):
-    torch = pytest.importorskip("torch")
+    torch = require_module("torch")
     path = tmp_path / "model.pt"
     torch.save(torch.nn.Linear(2, 3).state_dict(), path)
     with pytest.raises(UnsafeOrCorruptFileError, match="never unpickles") as info:
@@ -684,8 +685,8 @@ def test_lesson_5_train_save_load_resume(mg, tmp_path, optimizer):
 
 @pytest.mark.parity
 def test_a_pytorch_linear_loads_a_minigrad_linear(mg, tmp_path):
-    torch = pytest.importorskip("torch")
-    storch = pytest.importorskip("safetensors.torch")
+    torch = require_module("torch")
+    storch = require_module("safetensors.torch")
     linear = mg.nn.Linear(3, 2)
     mg.save(linear.state_dict(), tmp_path / "linear.safetensors")
     twin = torch.nn.Linear(3, 2)
@@ -731,8 +732,8 @@ TORCH_DTYPES = ["float32", "float64", "float16", "int64", "int32", "int16", "int
 
 @pytest.mark.parity
 def test_pytorch_reads_what_minigrad_saves(mg, tmp_path):
-    torch = pytest.importorskip("torch")
-    storch = pytest.importorskip("safetensors.torch")
+    torch = require_module("torch")
+    storch = require_module("safetensors.torch")
     sd = {f"t.{d}": mg.from_numpy(_array(d, (2, 3))) for d in TORCH_DTYPES}
     sd["scalar"] = mg.from_numpy(np.array(1.5, dtype=np.float32))
     sd["empty"] = mg.from_numpy(np.zeros((0, 2), dtype=np.float32))
@@ -747,8 +748,8 @@ def test_pytorch_reads_what_minigrad_saves(mg, tmp_path):
 
 @pytest.mark.parity
 def test_a_pytorch_model_loads_a_minigrad_state_dict(mg, tmp_path):
-    torch = pytest.importorskip("torch")
-    storch = pytest.importorskip("safetensors.torch")
+    torch = require_module("torch")
+    storch = require_module("safetensors.torch")
     rng = np.random.default_rng(0)
     sd = OrderedDict(
         weight=mg.from_numpy(rng.standard_normal((3, 2)).astype(np.float32)),
@@ -762,8 +763,8 @@ def test_a_pytorch_model_loads_a_minigrad_state_dict(mg, tmp_path):
 
 @pytest.mark.parity
 def test_minigrad_loads_what_pytorch_saves(mg, tmp_path):
-    torch = pytest.importorskip("torch")
-    storch = pytest.importorskip("safetensors.torch")
+    torch = require_module("torch")
+    storch = require_module("safetensors.torch")
     torch.manual_seed(0)
     tensors = {d: (torch.randn(2, 3) * 50).to(getattr(torch, d)) for d in TORCH_DTYPES}
     tensors["scalar"] = torch.tensor(2.5)
@@ -779,7 +780,7 @@ def test_minigrad_loads_what_pytorch_saves(mg, tmp_path):
 
 @pytest.mark.parity
 def test_safetensors_numpy_both_ways(mg, tmp_path):
-    sn = pytest.importorskip("safetensors.numpy")
+    sn = require_module("safetensors.numpy")
     arrays = {d: _array(d, (4,)) for d in DTYPES}
     sn.save_file(arrays, str(tmp_path / "np.safetensors"))
     out = _load(mg, tmp_path / "np.safetensors")

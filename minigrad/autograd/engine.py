@@ -333,7 +333,8 @@ def grad(
     result = []
     for t, g in zip(inputs, found):
         if g is None:
-            result.append(new_tensor(np.zeros_like(t._data)) if materialize_grads else None)
+            zeros = new_tensor(np.zeros_like(t._data), None, create_graph)  # as PyTorch
+            result.append(zeros if materialize_grads else None)
         elif create_graph:
             result.append(g if g._data.dtype == t._data.dtype else g.to(t.dtype))
         else:

@@ -248,7 +248,7 @@ class ArrayFunction(Function):
         for a in args:
             if isinstance(a, Tensor):
                 return cls.apply(*args)
-        return cls.forward(_Discard(), *args)
+        return cls.forward(_DISCARD, *args)
 
     @classmethod
     def apply(cls, *args: Any) -> Tensor:
@@ -477,10 +477,22 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
 
 
 class _Discard:
-    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded, nothing kept."""
+    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded, nothing kept.
+
+    One instance serves every call: a forward may set settings on it (``ctx.axis``) and
+    read them back at once; none is kept once the forward returns.
+    """
+
+    __slots__ = ()
 
     def save_for_backward(self, *values: Any) -> None:
         pass
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        pass
+
+
+_DISCARD = _Discard()
 
 
 def _tied(array: np.ndarray, grad_fn: Node | None, counter: list) -> Tensor:

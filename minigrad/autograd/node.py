@@ -304,10 +304,20 @@ class BackwardNode(Node):
         """
         checks: list = []
         out_data = output._data
-        for value in self._saved:
+        n = len(values)
+        for k, value in enumerate(self._saved):
             if value is out_data or value is output:
                 checks += (output._vc, output._vc[0], -1)
                 continue
+            # saved in input order (``save_for_backward(a, b)``): the input at the same place
+            # first, so that ``x * x.detach()`` (one array, two inputs) ties each to its own
+            if k < n and (value is values[k] or value is inputs[k]):
+                x = inputs[k]
+                if isinstance(x, Tensor):
+                    if type(x._vc) is InferenceVersion:
+                        raise RuntimeError(_INFERENCE_SAVED)
+                    checks += (x._vc, x._vc[0], k)
+                    continue
             i = 0
             for array in values:
                 if value is array or value is inputs[i]:

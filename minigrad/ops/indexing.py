@@ -118,27 +118,31 @@ class Index(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexPutBackward.call(grad, ctx.shape, ctx.key)
+        zeros = np.zeros(ctx.shape, dtype=namespace(grad).dtype(grad))
+        return IndexPutBackward.call(zeros, grad, ctx.key)
 
 
 class IndexPutBackward(ArrayFunction):
-    """The gradient of ``x[index]``: ``grad`` added into zeros at ``index`` (repeats add up)."""
+    """The gradient of ``x[index]``: ``grad`` added into zeros at ``index`` (repeats add up).
+
+    PyTorch's ``index_put`` into a tensor of zeros: the zeros are its first input (a
+    constant), the gradient its second.
+    """
 
     node_name = "IndexPutImplBackward0"
-    n_params = 2
+    n_params = 1
 
     @staticmethod
-    def forward(ctx, grad, shape, key):
+    def forward(ctx, zeros, grad, key):
         ctx.key = key
         if type(key) is np.ndarray:  # rows of dimension 0: C[X]'s gradient
-            return _add_rows(grad, shape, key)
-        full = np.zeros(shape, dtype=grad.dtype)
-        np.add.at(full, key, grad)
-        return full
+            return _add_rows(grad, zeros.shape, key)  # the zeros are all it adds to
+        np.add.at(zeros, key, grad)
+        return zeros
 
     @staticmethod
     def backward(ctx, gg):
-        return gg[ctx.key]
+        return None, gg[ctx.key]
 
 
 def _add_rows(grad: np.ndarray, shape: tuple, rows: np.ndarray) -> np.ndarray:

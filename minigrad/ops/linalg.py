@@ -9,6 +9,25 @@ from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes, check_expand
 from .namespace import namespace
 
 
+def column_major(a) -> bool:
+    """A transposed matrix (``W.t()``): PyTorch then computes its gradient transposed too."""
+    if type(a) is not np.ndarray:
+        a = a._data
+    s, i = a.strides, a.itemsize
+    return s[0] == i and s[1] == i * a.shape[0]
+
+
+def mm_grads(grad, a, b, need_a: bool, need_b: bool) -> tuple:
+    """The gradients of ``a @ b`` (matrices), each in the layout of its input, as PyTorch."""
+    t = namespace(grad).t
+    grad_a = grad_b = None
+    if need_a:
+        grad_a = t(b @ t(grad)) if column_major(a) else grad @ t(b)
+    if need_b:
+        grad_b = t(t(grad) @ a) if column_major(b) else t(a) @ grad
+    return grad_a, grad_b
+
+
 def _dims(shape: tuple) -> str:
     return "x".join(str(n) for n in shape)
 
@@ -36,8 +55,7 @@ class Mm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        t = namespace(grad).t
-        return (grad @ t(b) if need_a else None), (t(a) @ grad if need_b else None)
+        return mm_grads(grad, a, b, need_a, need_b)
 
 
 class Addmm(ArrayFunction):
@@ -69,12 +87,8 @@ class Addmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
-        xp = namespace(grad)
-        return (  # the bias was broadcast over the rows: sum them back
-            xp.sum_to_shape(grad, ctx.bias_shape) if need_bias else None,
-            grad @ xp.t(b) if need_a else None,
-            xp.t(a) @ grad if need_b else None,
-        )
+        grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape) if need_bias else None
+        return (grad_bias, *mm_grads(grad, a, b, need_a, need_b))  # the bias: summed over rows
 
 
 class Mv(ArrayFunction):
@@ -158,41 +172,18 @@ class BatchedMatmul(ArrayFunction):
 
 
 def _check_batched(a: np.ndarray, b: np.ndarray) -> None:
-    """PyTorch's errors for a batched matmul, which it computes as mv, mm or bmm."""
-    if a.ndim >= 3 and b.ndim <= 2:  # folded: the batch dimensions of a become rows
-        rows = (int(np.prod(a.shape[:-1])), a.shape[-1])
-        if b.ndim == 1:
-            if a.dtype != b.dtype:
-                raise RuntimeError(
-                    "addmv input tensors must have the same dtype, but got "
-                    f"{LEGACY_NAMES[b.dtype]}, {LEGACY_NAMES[a.dtype]}, and "
-                    f"{LEGACY_NAMES[b.dtype]}"
-                )
-            if rows[1] != b.shape[0]:
-                raise RuntimeError(
-                    f"size mismatch, got input ({rows[0]}), mat ({_dims(rows)}), vec ({b.shape[0]})"
-                )
-        else:
-            if a.dtype != b.dtype:
-                raise RuntimeError(
-                    "expected m1 and m2 to have the same dtype, but got: "
-                    f"{C_NAMES[a.dtype]} != {C_NAMES[b.dtype]}"
-                )
-            if rows[1] != b.shape[0]:
-                raise RuntimeError(
-                    f"mat1 and mat2 shapes cannot be multiplied ({_dims(rows)} "
-                    f"and {_dims(b.shape)})"
-                )
-        return
+    """PyTorch's errors for a batched matmul (bmm after expanding both batches; a matmul that
+    folds its batch into one mm or mv is not computed here, see ``minigrad.matmul``)."""
     if a.dtype != b.dtype:
         raise RuntimeError(
             f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
         )
     a2 = a if a.ndim > 1 else a[None, :]
-    batch = broadcast_shapes(a2.shape[:-2], b.shape[:-2])
-    if a2.shape[-1] != b.shape[-2]:
+    b2 = b if b.ndim > 1 else b[:, None]
+    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    if a2.shape[-1] != b2.shape[-2]:
         n = int(np.prod(batch))
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, "
-            f"{a2.shape[-1]}] but got: [{n}, {b.shape[-2]}]."
+            f"{a2.shape[-1]}] but got: [{n}, {b2.shape[-2]}]."
         )

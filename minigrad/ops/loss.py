@@ -67,8 +67,8 @@ class MseLossBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
         ctx.save_for_backward(grad, input, target)
-        ctx.norm = 2.0 / input.size if reduction == "mean" else 2.0
-        return ctx.norm * (input - target) * grad
+        ctx.norm = norm = 2.0 / input.size if reduction == "mean" else 2.0
+        return (input - target) * (grad * norm)
 
     @staticmethod
     def backward(ctx, gg):
@@ -94,16 +94,13 @@ class NllLoss(ArrayFunction):
 
     @staticmethod
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
+        ctx.save_for_backward(log_probs)  # as PyTorch: an input of the gradient's node
         ctx.shape, ctx.index, ctx.reduction = log_probs.shape, target, reduction
-        if (
-            log_probs.ndim == 2
-            and weight is None
-            and ignore_index < 0
-            and _in_range(log_probs, target)
-        ):
-            loss = -log_probs[np.arange(target.size), target]
-            ctx.w, ctx.total_weight = None, loss.dtype.type(target.size)
-        else:
+        loss = None
+        if log_probs.ndim == 2 and weight is None and ignore_index < 0 and target.size:
+            loss = _pick(log_probs, target)
+            ctx.w, ctx.total_weight = None, log_probs.dtype.type(target.size)
+        if loss is None:
             loss = _weighted_loss(ctx, log_probs, target, weight, ignore_index)
         if reduction == "none":
             return loss
@@ -115,7 +112,8 @@ class NllLoss(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return NllLossBackward.call(grad, ctx)
+        (log_probs,) = ctx.saved_tensors
+        return NllLossBackward.call(grad, log_probs, ctx)
 
 
 class NllLossBackward(ArrayFunction):
@@ -128,7 +126,7 @@ class NllLossBackward(ArrayFunction):
     n_params = 1
 
     @staticmethod
-    def forward(ctx, grad, fwd):
+    def forward(ctx, grad, log_probs, fwd):  # log_probs: an input it does not depend on
         ctx.fwd, ctx.grad_shape = fwd, grad.shape
         if fwd.w is None:
             per_item = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
@@ -149,15 +147,21 @@ class NllLossBackward(ArrayFunction):
     @staticmethod
     def backward(ctx, gg):
         xp = namespace(gg)
-        unit = NllLossBackward.forward(ctx, np.ones(ctx.grad_shape, xp.dtype(gg)), ctx.fwd)
+        unit = NllLossBackward.forward(ctx, np.ones(ctx.grad_shape, xp.dtype(gg)), None, ctx.fwd)
         if not ctx.grad_shape:
-            return xp.sum(gg * unit)
-        return xp.sum(gg * unit, 1 if len(unit.shape) > 1 else 0)
+            return xp.sum(gg * unit), None
+        return xp.sum(gg * unit, 1 if len(unit.shape) > 1 else 0), None
 
 
-def _in_range(log_probs: np.ndarray, target: np.ndarray) -> bool:
-    """Every target is a valid class of (N, C) ``log_probs`` (then nothing is ignored)."""
-    return target.size > 0 and target.min() >= 0 and target.max() < log_probs.shape[1]
+def _pick(log_probs: np.ndarray, target: np.ndarray) -> np.ndarray | None:
+    """``-log_probs[i, target[i]]`` for (N, C) ``log_probs``, or None if a target is no class
+    (the general path then says which, in PyTorch's words)."""
+    if target.min() < 0:
+        return None
+    try:
+        return -log_probs[np.arange(target.size), target]
+    except IndexError:  # a target >= C
+        return None
 
 
 def _weighted_loss(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:

@@ -41,6 +41,8 @@ Test a new op with ``gradcheck`` and ``gradgradcheck`` (tests/test_double_backwa
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 import numpy as np
 
 from .._dtypes import from_numpy_dtype
@@ -97,6 +99,10 @@ class NumpyNamespace:
         return x.sum(axis=axes, keepdims=keepdims)
 
     @staticmethod
+    def mean(x, axes, keepdims=False):
+        return x.mean(axis=axes, keepdims=keepdims)
+
+    @staticmethod
     def reshape(x, shape):
         return x.reshape(shape)
 
@@ -104,9 +110,7 @@ class NumpyNamespace:
     def permute(x, axes):
         return x.transpose(axes)
 
-    @staticmethod
-    def t(x):
-        return x.T
+    t = staticmethod(attrgetter("T"))  # a C call: this one is on the hot path of Linear
 
     @staticmethod
     def astype(x, dtype):
@@ -160,9 +164,13 @@ class TensorNamespace:
     @staticmethod
     def where(cond, a, b):
         cond = cond._data if isinstance(cond, Tensor) else np.asarray(cond)
-        if not isinstance(a, Tensor):
-            return b.where(~cond, a)  # where(c, a, b) is where(~c, b, a)
+        if not isinstance(a, Tensor):  # a number or an array: a constant of b's dtype
+            a = new_tensor(np.asarray(a, dtype=b._data.dtype))
         return a.where(cond, b)
+
+    @staticmethod
+    def mean(x, axes, keepdims=False):
+        return x.mean(axes, keepdims)
 
     @staticmethod
     def sum(x, axes=None, keepdims=False):

@@ -9,7 +9,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
-from .arithmetic import DivScalar
+from .arithmetic import DivScalar, MulScalar
 from .namespace import namespace
 
 
@@ -208,6 +208,7 @@ class Var(ArrayFunction):
         centred = wide - wide.mean(axis=axes, keepdims=True)
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
+        ctx.all_dims = dim is None
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
         return out.astype(a.dtype, copy=False)
@@ -215,14 +216,19 @@ class Var(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        grad = expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim)
-        return grad * (2 / ctx.denominator) * centre(a, ctx.axes)
+        return var_backward(grad, a, ctx)
 
 
-def centre(a, axes: tuple):
-    """``a`` minus its mean over ``axes``."""
-    n = int(np.prod([a.shape[i] for i in axes]))
-    return a - namespace(a).sum(a, axes, True) / n
+def var_backward(grad, a, ctx):
+    """``2 / (n - correction) * grad * (a - mean(a))``, the gradient broadcast back (PyTorch's)."""
+    xp = namespace(grad)
+    if ctx.all_dims:
+        mean = xp.mean(a, None)
+    else:
+        mean = xp.mean(a, ctx.axes, True)
+        if not ctx.keepdim:
+            grad = xp.expand_dims(grad, ctx.axes)
+    return MulScalar.call(grad, 2 / ctx.denominator) * (a - mean)
 
 
 class Std(ArrayFunction):
@@ -239,11 +245,8 @@ class Std(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, std = ctx.saved_tensors
-        xp = namespace(grad)
-        std = std if ctx.keepdim else xp.expand_dims(std, ctx.axes)
-        grad = expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return grad * centre(a, ctx.axes) / (ctx.denominator * std)
+            return var_backward(grad / MulScalar.call(std, 2), a, ctx)
 
 
 class Softmax(ArrayFunction):
@@ -296,8 +299,8 @@ class LogSoftmax(ArrayFunction):
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
         _check_softmax_dtype(a, axis, "log_softmax")
-        shifted = a - a.max(axis=axis, keepdims=True)
-        out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+        out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
+        out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out

@@ -110,8 +110,9 @@ class Squeeze(ArrayFunction):
         return a.squeeze()
 
     @staticmethod
-    def backward(ctx, grad):
-        return grad.reshape(ctx.shape)
+    def backward(ctx, grad):  # one unsqueeze per dimension of size 1, as in PyTorch
+        ones = tuple(i for i, n in enumerate(ctx.shape) if n == 1)
+        return namespace(grad).expand_dims(grad, ones) if ones else grad
 
 
 class SqueezeDim(ArrayFunction):
@@ -123,22 +124,27 @@ class SqueezeDim(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim):
-        ctx.shape = a.shape
+        ctx.axis = None
         if a.ndim == 0:
             wrap_dim(dim, 0)
             return a.view()
         axis = wrap_dim(dim, a.ndim)
-        return a.squeeze(axis) if a.shape[axis] == 1 else a.view()
+        if a.shape[axis] != 1:
+            return a.view()
+        ctx.axis = axis
+        return a.squeeze(axis)
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.reshape(ctx.shape)
+        return grad if ctx.axis is None else namespace(grad).expand_dims(grad, ctx.axis)
 
 
 class SqueezeMatmul(SqueezeDim):
-    """The squeeze that ends ``vector @ matrix`` (PyTorch's SqueezeBackward4)."""
+    """The squeeze that ends ``vector @ matrix`` (PyTorch's SqueezeBackward4). PyTorch squeezes
+    the product in place, so the result is not a view (an in-place op on it is plain)."""
 
     node_name = "SqueezeBackward4"
+    is_view = False
 
 
 class Unsqueeze(ArrayFunction):

@@ -7,6 +7,7 @@ import numpy as np
 from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
+from .arithmetic import MulScalar
 from .namespace import namespace
 
 _BOOL = np.dtype(np.bool_)
@@ -56,7 +57,7 @@ class Sqrt(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad / (2 * out)
+        return grad / MulScalar.call(out, 2)
 
 
 class Abs(ArrayFunction):
@@ -154,7 +155,7 @@ class TanhBackward(ArrayFunction):
     @staticmethod
     def backward(ctx, gg):
         grad, out = ctx.saved_tensors
-        return TanhBackward.call(gg, out), gg * (-2 * out * grad)
+        return TanhBackward.call(gg, out), gg * (MulScalar.call(out, -2) * grad)
 
 
 class Sigmoid(ArrayFunction):

@@ -167,6 +167,8 @@ class Builder:
             return ", ".join(map(str, reps))
         if key == "idx":
             return self.index(shape)
+        if key == "rows":
+            return self.rows(shape)
         if key in ("mm", "vec", "weight", "bias"):
             return Ref(self.matmul_partner(key, v))
         if key == "cls":
@@ -259,6 +261,18 @@ class Builder:
         if rng.random() < 0.03:
             parts.append("0")  # maybe one index too many
         return ", ".join(parts) if len(parts) > 1 else parts[0]
+
+    def rows(self, shape: tuple) -> str:
+        """An integer tensor of rows of dimension 0 (repeats, negatives, rarely one too far)."""
+        rng = self.rng
+        if not shape or shape[0] == 0:
+            raise _Retry
+        d = shape[0]
+        high = d if rng.random() < 0.05 else d - 1
+        index_shape = rng.choice(((rng.randint(1, 4),), (rng.randint(1, 3), rng.randint(1, 3))))
+        values = [rng.randint(-d, high) for _ in range(_numel(list(index_shape)))]
+        dtype = rng.choice(("int64", "int64", "int32"))
+        return f"T.tensor(np.array({values}, dtype='{dtype}').reshape({index_shape!r}))"
 
     def matmul_partner(self, key: str, v) -> str:
         rng = self.rng

@@ -29,7 +29,7 @@ OPEN: tuple[Open, ...] = (
     Open("A6 size-0 dims in softmax and losses", r"zero-size array|@ (nll|cross_entropy\w*): "),
     Open(
         "A7 autograd errors and version counters",
-        r"^raises @ (wrong_|autograd_|backward|gradient|grad:|retain|zero_)",
+        r"^raises @ (wrong_|autograd_|backward|gradient|grad:|retain|zero_)|^kind @ grad$",
     ),
     Open(
         "A8 in-place checks on views",
@@ -38,7 +38,8 @@ OPEN: tuple[Open, ...] = (
     Open(
         "A9 errors on wrong arguments",
         r"^(raises|missing-raises) @ (size|unbind\w*|view|\w+_fn|linear\w*|clamp_|bool_py"
-        r"|argmin\w*|remainder|bce\w*|sign|log_softmax_F|iadd|imul_scalar):",
+        r"|argm(in|ax)\w*|remainder|bce\w*|sign|(log_)?softmax\w*|iadd|imul_scalar|expand"
+        r"|addmm|matmul):",
     ),
     Open("V1 -0.0, nan and rounding in values and printed text", r"^(repr|values) @"),
 )

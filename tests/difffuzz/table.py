@@ -173,6 +173,7 @@ OPS: tuple[Op, ...] = (
     Op("index_mask", "{x}[{x} > 0]"),
     Op("index_0d", "{x}[T.tensor(0)]"),
     Op("index_range", "{x}[range(1)]"),
+    Op("index_rows", "{x}[{rows}]", w=2),  # an embedding lookup, C[X]: the take fast path
     Op("gather", "{x}.gather({dim}, {x}.argmax({dim}, keepdim=True))"),
     Op("masked_fill", "{x}.masked_fill({cond}, {s})"),
     # -- joining and selecting ------------------------------------------------------------------
@@ -235,6 +236,11 @@ OPS: tuple[Op, ...] = (
     Op("no_grad", "with T.no_grad():\n    {out} = {x} * 2"),
     Op("enable_grad", "with T.no_grad():\n    with T.enable_grad():\n        {out} = {x} * 2"),
     Op("set_grad", "with T.set_grad_enabled(False):\n    {out} = {x} + 1"),
+    Op("inference_mode", "with T.inference_mode():\n    {out} = {x} * 2"),
+    Op("inference_flag", "{x}.is_inference()"),
+    Op("inference_clone", "with T.inference_mode():\n    _i = {x} * 2\n{out} = _i.clone()"),
+    Op("inference_saved", "with T.inference_mode():\n    _i = {x} + 1\n{out} = {x} * _i"),
+    Op("inference_inplace", "with T.inference_mode():\n    _i = {x} + 1\n{out} = _i.add_(1)"),
     Op("hook", "{out} = {x} * 1\n_h = {out}.register_hook(lambda g: g * 2)", x="float"),
     Op("retain_grad", "{out} = {x} * 1\n{out}.retain_grad()", x="float"),
     Op("requires_grad_", "{x}.requires_grad_()"),

@@ -4,7 +4,8 @@
   executes in a fresh kernel (nbclient, cwd = the notebook's folder, as Jupyter
   does) with no error output except in cells tagged ``raises-exception``, and
   every tagged cell really raises and says in its text that it fails on purpose.
-  Its traceback ends in the learner's cell: minigrad's frames are hidden.
+  Its traceback shows the learner's line and the line that raised: the engine's
+  frames in between are hidden (``__tracebackhide__``).
 - Every output a lesson states in its markdown is what the cells print. A
   markdown cell that shows output puts it in a top-level ```` ```text ```` block,
   right after the code cell that prints it, and says "You should see" (in Chinese

@@ -252,3 +252,23 @@ def test_passes_in_two_threads_are_recorded_apart():
             f"grad {widgets.fmt.short(200 * step)}",
         ]
         view.close()
+
+
+def test_loss_plot_frames_in_a_notebook_are_light_sketches(monkeypatch):
+    """While the loop runs a frame is an SVG sketch (no matplotlib drawing); the end is the
+    figure, once."""
+    clock = [0.0]
+    monkeypatch.setattr("widgets.plots.time.perf_counter", lambda: clock[0])
+    plot = widgets.LossPlot(total=3000, every=0.1, live=True)
+    shown = []
+    plot._display = lambda mime, data: shown.append(mime)
+    renders = Counting(monkeypatch, type(plot.figure), "savefig")
+    for i in range(3000):
+        plot.update(1.0 / (i + 1) if i != 1500 else float("nan"))
+        clock[0] += 0.001
+    assert renders.calls == 1 and shown[-1] == "image/png"  # the last update: the figure
+    assert 10 <= len(shown[:-1]) <= 30 and set(shown[:-1]) == {"text/html"}  # ~every 0.1 s
+    sketch = plot._sketch()
+    assert "<polyline" in sketch and "step 3000/3000 (100%)" in sketch
+    assert "best 0.0003333" in sketch  # nan is not the best loss
+    assert len(sketch) < 20_000

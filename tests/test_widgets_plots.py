@@ -97,10 +97,10 @@ def test_loss_plot_slow_redraws_do_not_redraw_on_every_update(monkeypatch):
     draws = []
     real_draw = plot._draw
 
-    def slow_draw():
+    def slow_draw(final=False):
         draws.append(len(plot.losses))
         clock[0] += 1.0  # each redraw takes a (simulated) second
-        real_draw()
+        real_draw(final)
 
     monkeypatch.setattr(plot, "_draw", slow_draw)
     for step in range(100):

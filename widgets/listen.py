@@ -92,6 +92,38 @@ class _Hub:
         self.index: dict[Any, list[Subscription]] = {}  # backward node -> who shows it
         self.handle = None
         self._local = threading.local()
+        self.on_node = self._make_on_node()
+
+    def _make_on_node(self) -> Callable:
+        """``on_node`` as a closure over the index: the engine calls it for every node of
+        every pass, so it does one dict lookup and returns, with no attribute lookups."""
+        find, local, accumulate = self.index.get, self._local, AccumulateGrad
+
+        def on_node(node, grad, outs) -> None:
+            subs = find(node)
+            if subs is None:  # the usual case
+                return
+            stack = getattr(local, "stack", None)
+            if not stack:
+                return
+            state = stack[-1]
+            if state is None:
+                state = stack[-1] = _PassState()
+            if type(node) is accumulate:  # shared by every graph of the same parameters
+                if state.recording:
+                    for sub, recorder in state.recording.items():
+                        if node in sub.graph.box_of:
+                            self._guard(state, sub, recorder.node, node, grad, outs)
+                state.ran.append((node, grad, outs))
+                return
+            for sub in list(subs):
+                recorder = state.recording.get(sub)
+                if recorder is None:
+                    recorder = self._start(state, sub, False)
+                if recorder is not None:
+                    self._guard(state, sub, recorder.node, node, grad, outs)
+
+        return on_node
 
     # -- subscriptions ---------------------------------------------------------------------
 
@@ -120,46 +152,29 @@ class _Hub:
 
     # -- the engine's calls ----------------------------------------------------------------
 
-    def _passes(self) -> list[_PassState]:
+    def _passes(self) -> list[_PassState | None]:
         stack = getattr(self._local, "stack", None)
         if stack is None:
             stack = self._local.stack = []
         return stack
 
     def on_backward_begin(self, roots: list) -> None:
-        state = _PassState()
-        self._passes().append(state)
+        state = None  # made when first needed: most passes never need one
         for root in roots:
             for sub in self.index.get(root, ()):
+                if state is None:
+                    state = _PassState()
                 if sub not in state.recording:
                     self._start(state, sub, True)
-
-    def on_node(self, node, grad, outs) -> None:
-        subs = self.index.get(node)
-        if subs is None:
-            return
-        stack = self._passes()
-        if not stack:
-            return
-        state = stack[-1]
-        if type(node) is AccumulateGrad:  # shared by every graph of the same parameters
-            for sub, recorder in state.recording.items():
-                if node in sub.graph.box_of:
-                    self._guard(state, sub, recorder.node, node, grad, outs)
-            state.ran.append((node, grad, outs))
-            return
-        for sub in list(subs):
-            recorder = state.recording.get(sub)
-            if recorder is None:
-                recorder = self._start(state, sub, False)
-            if recorder is not None:
-                self._guard(state, sub, recorder.node, node, grad, outs)
+        self._passes().append(state)
 
     def on_backward_end(self) -> None:
-        stack = self._passes()
+        stack = getattr(self._local, "stack", None)
         if not stack:
             return
         state = stack.pop()
+        if state is None or not (state.recording or state.errors):
+            return
         for sub, recorder in state.recording.items():
             recorded = None
             try:

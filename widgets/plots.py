@@ -9,6 +9,7 @@ keep them all in memory.
 
 from __future__ import annotations
 
+import html
 import io
 import time
 from collections.abc import Callable, Sequence
@@ -133,14 +134,14 @@ class LossPlot:
 
     In a notebook it redraws in place (one output), at most every ``every``
     seconds and never for more than about a tenth of the loop's time: after a
-    redraw that took ``c`` seconds, the next waits at least ``20 * c``; frames
-    during the loop are small PNGs, the final one is full size. Elsewhere
+    redraw that took ``c`` seconds, the next waits at least ``20 * c``. Frames
+    during the loop are a light SVG sketch with the readout (about a
+    millisecond each); the end shows the matplotlib figure. Elsewhere
     (a script, a test; or ``live=False``) ``update`` only records a number and
     ``finish()`` draws once. Also a context manager: ``with LossPlot(total=200) as plot:``.
     """
 
     COST_FACTOR = 20  # a redraw costing c seconds is followed by at least 20 c of training
-    LIVE_DPI = 72  # frames while the loop runs are smaller PNGs, rendered once (no tight bbox)
 
     def __init__(
         self,
@@ -179,7 +180,7 @@ class LossPlot:
         if not self.losses:
             return done
         return (
-            f"{done} · loss {self.losses[-1]:.4g} · best {min(self.losses):.4g} · "
+            f"{done} · loss {self.losses[-1]:.4g} · best {np.nanmin(self.losses):.4g} · "
             f"{time.perf_counter() - self._start:.1f} s"
         )
 
@@ -190,8 +191,9 @@ class LossPlot:
         if not self.live:
             return
         now = time.perf_counter()
-        if now >= self._next_draw or (self.total and len(self.losses) == self.total):
-            self._draw()
+        last = bool(self.total) and len(self.losses) == self.total
+        if now >= self._next_draw or last:
+            self._draw(final=last)
             # Count from the end of the draw: a slow redraw must not make every update redraw.
             end = time.perf_counter()
             self._next_draw = end + max(self.every, self.COST_FACTOR * (end - now))
@@ -209,15 +211,26 @@ class LossPlot:
         self.finish()
 
     def _draw(self, final: bool = False) -> None:
+        """A frame: in a notebook, while the loop runs, a light SVG sketch of the curve
+        (a millisecond); at the end, and outside a notebook, the matplotlib figure."""
         self._drawn = len(self.losses)
+        if self._display is not None and not final:
+            self._display("text/html", self._sketch())
+            return
+        self._update_figure()
+        if self._display is not None:
+            png = io.BytesIO()
+            self.figure.savefig(png, format="png")
+            self._display("image/png", png.getvalue())
+
+    def _update_figure(self) -> None:
         steps = np.arange(1, len(self.losses) + 1)
         self._line.set_data(steps, self.losses)
         if self.losses:
-            positive = min(self.losses) > 0 and max(self.losses) / min(self.losses) > 100
-            scale = "log" if positive else "linear"
+            scale = "log" if _spans_decades(self.losses) else "linear"
             if self.ax.get_yscale() != scale:  # setting a scale rebuilds the axis: only on change
                 self.ax.set_yscale(scale)
-                if scale == "log":  # plain tick labels (0.01): mathtext ones doubled a frame's cost
+                if scale == "log":  # plain tick labels (0.01): mathtext ones cost twice as much
                     from matplotlib.ticker import FuncFormatter, NullFormatter
 
                     self.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
@@ -226,26 +239,66 @@ class LossPlot:
             self.ax.relim()
             self.ax.autoscale_view(scalex=False)
         self.ax.set_title(f"{self.title}\n{self.readout}", fontsize=10)
-        if self._display is not None:
-            png = io.BytesIO()
-            self.figure.savefig(png, format="png", dpi=None if final else self.LIVE_DPI)
-            self._display(png.getvalue())
+
+    def _sketch(self, width: int = 460, height: int = 150, points: int = 300) -> str:
+        """The curve so far as an inline SVG polyline (low and high of each of ``points``
+        buckets, so a spike still shows), with the readout: cheap to make and to send."""
+        losses = np.asarray(self.losses, dtype=float)
+        finite = losses[np.isfinite(losses)]
+        line = ""
+        if finite.size:
+            log = _spans_decades(finite.tolist())
+            ys = (
+                np.log10(np.where(np.isfinite(losses) & (losses > 0), losses, np.nan))
+                if log
+                else losses
+            )
+            ys = np.where(np.isfinite(ys), ys, np.nan)
+            starts = np.linspace(0, len(ys), min(len(ys), points) + 1).astype(int)[:-1]
+            with np.errstate(all="ignore"):
+                low = np.fmin.reduceat(ys, starts)
+                high = np.fmax.reduceat(ys, starts)
+            xs = np.repeat(starts + 1, 2).astype(float)
+            yy = np.stack([high, low], axis=1).reshape(-1)
+            keep = np.isfinite(yy)
+            xs, yy = xs[keep], yy[keep]
+            if yy.size:
+                span = max(self.total or 0, len(losses))
+                top, bottom = float(yy.max()), float(yy.min())
+                sx = (xs - 1) / max(1, span - 1) * (width - 10) + 5
+                sy = 5 + (top - yy) / ((top - bottom) or 1.0) * (height - 10)
+                coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(sx, sy, strict=True))
+                line = (
+                    f'<polyline points="{coords}" fill="none" stroke="#2563eb" stroke-width="1.5"/>'
+                )
+        head = html.escape(f"{self.title} · {self.readout}")
+        return (
+            f'<div class="mg-loss-sketch" style="font:12px sans-serif;color:#334155">{head}'
+            f'<svg width="{width}" height="{height}" style="display:block;'
+            f'border:1px solid #cbd5e1;background:#fff">{line}</svg></div>'
+        )
 
 
-def _notebook_display() -> Callable[[bytes], None] | None:
-    """Show PNG bytes in one notebook output, updated in place; None outside a notebook."""
+def _spans_decades(losses: Sequence[float]) -> bool:
+    """Whether the curve reads better on a log scale: all positive, over 100x apart."""
+    low, high = min(losses), max(losses)
+    return low > 0 and high / low > 100
+
+
+def _notebook_display() -> Callable[[str, object], None] | None:
+    """Show one output (HTML or PNG) in a notebook, updated in place; None outside one."""
     if not _in_notebook():
         return None
-    from IPython.display import Image, display
+    from IPython.display import display
 
     handle = []
 
-    def show(png: bytes) -> None:
-        image = Image(data=png, format="png")
+    def show(mime: str, data: object) -> None:
+        bundle = {mime: data, "text/plain": "<LossPlot>"}
         if handle:
-            handle[0].update(image)
+            handle[0].update(bundle, raw=True)
         else:
-            handle.append(display(image, display_id=True))
+            handle.append(display(bundle, raw=True, display_id=True))
 
     return show
 

@@ -96,15 +96,11 @@ class NllLoss(ArrayFunction):
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
         ctx.save_for_backward(log_probs)  # as PyTorch: an input of the gradient's node
         ctx.shape, ctx.index, ctx.reduction = log_probs.shape, target, reduction
-        if (
-            log_probs.ndim == 2
-            and weight is None
-            and ignore_index < 0
-            and _in_range(log_probs, target)
-        ):
-            loss = -log_probs[np.arange(target.size), target]
-            ctx.w, ctx.total_weight = None, loss.dtype.type(target.size)
-        else:
+        loss = None
+        if log_probs.ndim == 2 and weight is None and ignore_index < 0 and target.size:
+            loss = _pick(log_probs, target)
+            ctx.w, ctx.total_weight = None, log_probs.dtype.type(target.size)
+        if loss is None:
             loss = _weighted_loss(ctx, log_probs, target, weight, ignore_index)
         if reduction == "none":
             return loss
@@ -158,9 +154,15 @@ class NllLossBackward(ArrayFunction):
         return xp.sum(gg * unit, 1 if len(unit.shape) > 1 else 0), None
 
 
-def _in_range(log_probs: np.ndarray, target: np.ndarray) -> bool:
-    """Every target is a valid class of (N, C) ``log_probs`` (then nothing is ignored)."""
-    return target.size > 0 and target.min() >= 0 and target.max() < log_probs.shape[1]
+def _pick(log_probs: np.ndarray, target: np.ndarray) -> np.ndarray | None:
+    """``-log_probs[i, target[i]]`` for (N, C) ``log_probs``, or None if a target is no class
+    (the general path then says which, in PyTorch's words)."""
+    if target.min() < 0:
+        return None
+    try:
+        return -log_probs[np.arange(target.size), target]
+    except IndexError:  # a target >= C
+        return None
 
 
 def _weighted_loss(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:

@@ -302,8 +302,8 @@ class LogSoftmax(ArrayFunction):
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
         _check_softmax_dtype(a, axis, "log_softmax")
-        shifted = a - a.max(axis=axis, keepdims=True)
-        out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+        out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
+        out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out

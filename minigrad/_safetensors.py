@@ -238,6 +238,9 @@ def _read_array(source: _Source, code: str, shape: tuple[int, ...], nbytes: int)
         raise Corrupt("runs past the end of the file (truncated?)")
     if dtype is None:
         return upcast_array(code, array, shape)
+    if code == "BOOL":  # any nonzero byte is True, as in PyTorch; numpy needs exactly 1
+        raw = array.reshape(-1).view(np.uint8)
+        np.minimum(raw, 1, out=raw)
     if not dtype.isnative:
         array = array.byteswap(inplace=True).view(dtype.newbyteorder("="))
     return array

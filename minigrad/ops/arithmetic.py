@@ -410,6 +410,8 @@ class DivRounded(ArrayFunction):
             and (a.ndim == 0) != (b.ndim == 0)
         ):
             a, b = promote_zero_dim(a, b)
+        if np.result_type(a, b) == np.bool_:  # two bools: PyTorch has no kernel for it
+            raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
         return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)
 

@@ -13,7 +13,7 @@ _BOOL = np.dtype(np.bool_)
 
 def _no_bool_subtraction(a, b) -> None:
     """PyTorch refuses ``-`` with bools: masks are inverted with ``~``."""
-    if a.dtype is _BOOL and (type(b) is bool or getattr(b, "dtype", None) is _BOOL):
+    if getattr(a, "dtype", None) is _BOOL and _is_bool(b):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not "
             "supported. Use the `^` or `logical_xor()` operator instead."
@@ -66,13 +66,60 @@ class Sub(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        if a.dtype is _BOOL or type(b) is bool or getattr(b, "dtype", None) is _BOOL:
-            _no_bool_subtraction(a, b)
+        if _is_bool(a) or _is_bool(b):
+            _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
         return a - b
 
     @staticmethod
     def backward(ctx, grad):
         return grad, -grad
+
+
+def _is_bool(x) -> bool:
+    return type(x) is bool or getattr(x, "dtype", None) is _BOOL
+
+
+def _integral_alpha(a, b, alpha) -> None:
+    if isinstance(alpha, float) and np.result_type(a, b).kind in "iu":
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
+class AddAlpha(ArrayFunction):
+    """``add(a, b, alpha=c)``: ``a + c * b`` in one node, as PyTorch records it."""
+
+    node_name = "AddBackward0"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        _integral_alpha(a, b, alpha)
+        ctx.alpha = alpha
+        return a + b * alpha
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad * ctx.alpha
+
+
+class SubAlpha(AddAlpha):
+    """``sub(a, b, alpha=c)``: ``a - c * b`` in one node."""
+
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        if _is_bool(a) or _is_bool(b):
+            _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
+        _integral_alpha(a, b, alpha)
+        ctx.alpha = alpha
+        return a - b * alpha
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad * -ctx.alpha
 
 
 class RSub(ArrayFunction):
@@ -443,7 +490,7 @@ class DivRounded(ArrayFunction):
             and (a.ndim == 0) != (b.ndim == 0)
         ):
             a, b = promote_zero_dim(a, b)
-        if np.result_type(a, b) == np.bool_:  # two bools: PyTorch has no kernel for it
+        if np.result_type(a, b) == _BOOL:
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
         return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)

@@ -13,8 +13,12 @@ Layout::
     the rest  the byte buffer: every tensor little-endian, C order; offsets are relative to
               the buffer start, and the tensors cover it exactly, without holes or overlaps.
 
-The reader trusts nothing in the file: every number is checked before it is used, and any
-problem raises :class:`UnsafeOrCorruptFileError` naming the file.
+The reader trusts nothing in the file: the header is checked (``_safetensors_header``) before
+anything is allocated, every size is compared with the file's, reads stop at what the header
+declares (an endless stream such as ``/dev/zero`` cannot keep it reading), and each tensor's
+bytes go straight into its own new array, so memory stays about the file's size. Any problem
+raises :class:`UnsafeOrCorruptFileError` naming the file. The format has no checksum: a changed
+byte inside a tensor's data loads as a different value.
 """
 
 from __future__ import annotations
@@ -234,6 +238,9 @@ def _read_array(source: _Source, code: str, shape: tuple[int, ...], nbytes: int)
         raise Corrupt("runs past the end of the file (truncated?)")
     if dtype is None:
         return upcast_array(code, array, shape)
+    if code == "BOOL":  # any nonzero byte is True, as in PyTorch; numpy needs exactly 1
+        raw = array.reshape(-1).view(np.uint8)
+        np.minimum(raw, 1, out=raw)
     if not dtype.isnative:
         array = array.byteswap(inplace=True).view(dtype.newbyteorder("="))
     return array

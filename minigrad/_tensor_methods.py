@@ -113,7 +113,9 @@ def _binary(op):
 
 
 def _reflected(op):
-    """``__rop__`` of + and *: ``2 * x`` is ``x.mul(2)`` in PyTorch (the tensor's edge first)."""
+    """``__radd__``, ``__rmul__``: ``2 * x`` is ``Mul(x, 2)``: PyTorch calls ``x.mul(2)``, so
+    the tensor's edge comes first in the graph (``minigrad.mul(2, x)`` keeps the order given).
+    """
     apply = op.apply
 
     def method(self, other):

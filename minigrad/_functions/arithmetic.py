@@ -22,10 +22,12 @@ def add(input, other, *, alpha=1):
 
 
 def sub(input, other, *, alpha=1):
-    if (
-        type(alpha) is not int or alpha != 1 or not isinstance(input, Tensor)
-    ):  # sub(2, x): SubBackward0, as in PyTorch
+    """``sub(2, x)`` is ``SubBackward0`` with the number as an input, as in PyTorch (the
+    operator ``2 - x`` is ``RsubBackward1``)."""
+    if type(alpha) is not int or alpha != 1:  # alpha=True, 1.0 are checked
         return A.SubAlpha.apply(_operand(input), _operand(other), alpha)
+    if not isinstance(input, Tensor):
+        return A.Sub.apply(_operand(input), other)
     return A.Sub.apply(input, _operand(other))
 
 
@@ -52,8 +54,8 @@ def div(input, other, *, rounding_mode=None):
                 f"'{rounding_mode}'"
             )
         return A.DivRounded.apply(_operand(input), _operand(other), rounding_mode)
-    if not isinstance(input, Tensor):  # div(2, x): DivBackward0, as in PyTorch (2 / x is not)
-        return A.Div.apply(_operand(input), other)
+    if not isinstance(input, Tensor):
+        return A.Div.apply(_operand(input), other)  # div(2, x): DivBackward0, as in PyTorch
     return A.Div.apply(input, _operand(other))
 
 

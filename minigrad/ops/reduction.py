@@ -9,7 +9,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
-from .arithmetic import DivScalar, MulScalar
+from .arithmetic import DivScalar, MaskedFill, MulScalar
 from .namespace import namespace
 
 
@@ -228,7 +228,9 @@ def var_backward(grad, a, ctx):
         mean = xp.mean(a, ctx.axes, True)
         if not ctx.keepdim:
             grad = xp.expand_dims(grad, ctx.axes)
-    return MulScalar.call(grad, 2 / ctx.denominator) * (a - mean)
+    with np.errstate(divide="ignore"):  # no degree of freedom left: inf, as PyTorch
+        factor = float(np.float64(2.0) / ctx.denominator)
+    return MulScalar.call(grad, factor) * (a - mean)
 
 
 class Std(ArrayFunction):
@@ -245,8 +247,9 @@ class Std(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, std = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return var_backward(grad / MulScalar.call(std, 2), a, ctx)
+        with np.errstate(divide="ignore", invalid="ignore"):  # a zero std passes no gradient
+            grad = MaskedFill.call(grad / MulScalar.call(std, 2), namespace(grad).data(std) == 0)
+            return var_backward(grad, a, ctx)
 
 
 class Softmax(ArrayFunction):

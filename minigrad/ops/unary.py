@@ -217,7 +217,7 @@ class ThresholdBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
-        return grad * (out > 0)
+        return grad * ~(out <= 0)  # nan passes the gradient, as in PyTorch
 
     @staticmethod
     def backward(ctx, gg):

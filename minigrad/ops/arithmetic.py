@@ -185,6 +185,37 @@ class DivScalar(ArrayFunction):
         return DivScalar.call(grad, ctx.divisor)
 
 
+class SubScalar(ArrayFunction):
+    """``tensor - number`` where PyTorch's C++ subtracts a Scalar (``SubBackward1``)."""
+
+    node_name = "SubBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return a - number
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class MaskedFill(ArrayFunction):
+    """Zero where ``mask`` is True (PyTorch's ``masked_fill(mask, 0)``, ``MaskedFillBackward0``)."""
+
+    node_name = "MaskedFillBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, mask):
+        ctx.mask = mask
+        return np.where(mask, np.zeros((), a.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaskedFill.call(grad, ctx.mask)
+
+
 class MulScalar(ArrayFunction):
     """``tensor * number`` where PyTorch's C++ multiplies by a Scalar (``MulBackward1``)."""
 
@@ -279,7 +310,7 @@ class Pow(ArrayFunction):
         av, bv = xp.data(a), xp.data(b)
         grad_a = grad_b = None
         if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
-            grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** (b - 1)))
+            grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** SubScalar.call(b, 1)))
         if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
             grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(a))
         return grad_a, grad_b
@@ -304,11 +335,13 @@ class RPow(ArrayFunction):
         return grad * MulScalar.call(out, ctx.log_base)
 
 
-def split_between(grad: np.ndarray, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
+def split_between(grad, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
     """The gradient goes to whichever input was picked; at a tie each side gets half."""
-    xp = namespace(grad)
-    share = np.where(a_wins, 1.0, np.where(tie, 0.5, 0.0)).astype(xp.dtype(grad))
-    return grad * share, grad * (1 - share)
+    where = namespace(grad).where  # each side halves the gradient itself, as in PyTorch
+    return (
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), ~(a_wins | tie)),
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_wins),
+    )
 
 
 class Maximum(ArrayFunction):

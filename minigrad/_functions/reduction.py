@@ -9,14 +9,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtypes import LEGACY_NAMES, to_numpy_dtype
+from .._dtypes import to_numpy_dtype
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import reduction as R
-from ..ops import scans as SC
 from ..ops import shape as S
+from ..ops._common import LEGACY_NAMES
 from ..tensor import Tensor, new_tensor, wrap_dim
 from ._args import _dims_arg
 from .arithmetic import maximum, minimum
+
+
+def _reduce_dtype(input, dtype, mean: bool):
+    """The numpy dtype of ``sum(dtype=)``/``mean(dtype=)``, with PyTorch's refusals."""
+    target = to_numpy_dtype(dtype)
+    if mean and target.kind != "f":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Optional dtype must be either a floating "
+            f"point or complex dtype. Got: {LEGACY_NAMES[target]}"
+        )
+    if target.kind != "f" and input._requires_grad and is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {LEGACY_NAMES[target]}")
+    return target
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
@@ -24,13 +37,11 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
         dim = axis
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("sum", dim)
-    if dtype is not None:  # the cast is part of the sum's node, as in PyTorch
-        np_dtype = to_numpy_dtype(dtype)
-        if np_dtype.kind != "f" and input._requires_grad and is_grad_enabled():
-            raise RuntimeError(f"Autograd not support dtype: {LEGACY_NAMES[np_dtype]}")
+    if dtype is not None:  # summed in dtype, one node (no cast before it), as in PyTorch
+        target = _reduce_dtype(input, dtype, mean=False)
         if dim is None and not keepdim:
-            return SC.SumAs.apply(input, np_dtype)
-        return SC.SumDimAs.apply(input, dim, keepdim, np_dtype)
+            return R.SumAs.apply(input, target)
+        return R.SumDimAs.apply(input, dim, keepdim, target)
     if dim is None and not keepdim:
         return R.Sum.apply(input)
     return R.SumDim.apply(input, dim, keepdim)
@@ -42,10 +53,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("mean", dim)
     if dtype is not None:
-        np_dtype = to_numpy_dtype(dtype)
+        target = _reduce_dtype(input, dtype, mean=True)
         if dim is None and not keepdim:
-            return SC.MeanAs.apply(input, np_dtype)
-        return SC.MeanDimAs.apply(input, dim, keepdim, np_dtype)
+            return R.MeanAs.apply(input, target)
+        return R.MeanDimAs.apply(input, dim, keepdim, target)
     if dim is None and not keepdim:
         return R.Mean.apply(input)
     return R.MeanDim.apply(input, dim, keepdim)

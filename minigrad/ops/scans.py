@@ -14,7 +14,7 @@ from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
 from .namespace import namespace
-from .reduction import Mean, MeanDim, Sum, SumDim, reduce_dims
+from .reduction import reduce_dims
 
 
 def _integer_result(a: np.ndarray) -> np.dtype | None:
@@ -210,67 +210,3 @@ class VectorNorm(ArrayFunction):
         with np.errstate(divide="ignore", invalid="ignore"):
             scaled = a / safe if p == 2 else a * xp.abs(a) ** (p - 2) / safe ** (p - 1)
             return xp.where(zero, 0.0, grad * scaled)
-
-
-# -- sum(dtype=), mean(dtype=): the cast is part of the reduction's node, as in PyTorch -----------
-# (no ToCopyBackward0 below it); the gradient goes back in the input's dtype.
-
-
-class SumAs(ArrayFunction):
-    default_float = False  # the dtype asked for
-    node_name = "SumBackward0"
-    n_params = 1
-
-    @staticmethod
-    def forward(ctx, a, dtype):
-        ctx.in_dtype = a.dtype
-        return Sum.forward(ctx, a.astype(dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return namespace(grad).astype(Sum.backward(ctx, grad), ctx.in_dtype)
-
-
-class SumDimAs(ArrayFunction):
-    default_float = False  # the dtype asked for
-    node_name = "SumBackward1"
-    n_params = 3
-
-    @staticmethod
-    def forward(ctx, a, dim, keepdim, dtype):
-        ctx.in_dtype = a.dtype
-        return SumDim.forward(ctx, a.astype(dtype), dim, keepdim)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return namespace(grad).astype(SumDim.backward(ctx, grad), ctx.in_dtype)
-
-
-class MeanAs(ArrayFunction):
-    default_float = False  # the dtype asked for
-    node_name = "MeanBackward0"
-    n_params = 1
-
-    @staticmethod
-    def forward(ctx, a, dtype):
-        ctx.in_dtype = a.dtype
-        return Mean.forward(ctx, a.astype(dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return namespace(grad).astype(Mean.backward(ctx, grad), ctx.in_dtype)
-
-
-class MeanDimAs(ArrayFunction):
-    default_float = False  # the dtype asked for
-    node_name = "MeanBackward1"
-    n_params = 3
-
-    @staticmethod
-    def forward(ctx, a, dim, keepdim, dtype):
-        ctx.in_dtype = a.dtype
-        return MeanDim.forward(ctx, a.astype(dtype), dim, keepdim)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return namespace(grad).astype(MeanDim.backward(ctx, grad), ctx.in_dtype)

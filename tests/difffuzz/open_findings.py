@@ -22,7 +22,6 @@ OPEN: tuple[Open, ...] = (
     Open("N1 grad_fn names", r"^grad_fn @"),
     # matmul above 2-d: torch folds it into mm/mv or bmm, and its errors come from those
     Open("G1 graph structure", r"^graph @|^raises @ matmul\w*: "),
-    Open("D1 sum(dtype=bool)", r"^(dtype|missing-raises) @ sum_dtype"),
     Open("A6 size-0 dims in softmax and losses", r"zero-size array|@ (nll|cross_entropy\w*): "),
     Open(
         "A7 autograd errors and version counters",

@@ -316,6 +316,7 @@ def grad(
     anything they depend on requires grad) and can be differentiated again;
     ``retain_graph`` then defaults to True.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     if grad_outputs is not None:

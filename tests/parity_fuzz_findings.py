@@ -150,4 +150,42 @@ FUZZ_FINDINGS: dict[str, str] = {
     "matmul_folded_shapes_that_do_not_fit": """
         T.ones(2, 2, 3, requires_grad=True) @ T.ones(2, 2)
     """,
+    # V1: relu keeps -0. and passes nan, its gradient is 0 (not -0. or nan) where it is off
+    "relu_at_minus_zero_and_nan": """
+        x = T.tensor([-0., 0., -1., float("nan"), 2., 3.], requires_grad=True)
+        g = T.tensor([-1., -2., float("nan"), 1., float("nan"), -3.])
+        y = x.relu()
+        show(y, F.relu(x), T.relu(x.detach().double()))
+        y.backward(g)
+        show(x.grad)
+    """,
+    # A7: var/std backward with no degrees of freedom left
+    "var_gradient_without_degrees_of_freedom": """
+        x = T.tensor([[1., 2., 4.]], requires_grad=True)
+        for v in (x.var(0), x.var(0, correction=3), x.std(1, correction=3), x.var(1, correction=2)):
+            show(v)
+            x.grad = None
+            v.sum().backward()
+            show(x.grad)
+    """,
+    # D1, G1: sum/mean(dtype=) compute in dtype, in one node
+    "sum_and_mean_with_a_dtype": """
+        x = T.tensor([1.5, 0., 2.], requires_grad=True)
+        m = T.ones(2, 3, requires_grad=True)
+        i, b = T.tensor([1, 0, 2]), T.tensor([True, False])
+        show(i.sum(dtype=T.bool), x.detach().sum(dtype=T.bool), b.sum(dtype=T.int32))
+        show(i.sum(0, dtype=T.bool), i.sum(dtype=T.float32), i.mean(dtype=T.float32))
+        for y in (x.sum(dtype=T.float64), x.mean(dtype=T.float64), m.sum(1, True, dtype=T.float64),
+                  m.mean((0, 1), dtype=T.float64), m.double().sum(dtype=T.float32)):
+            show(y)
+            graph(y)
+            y.sum().backward()
+        show(x.grad, m.grad, T.ones(0, 2).mean(dtype=T.float64), T.ones(0, 2).mean(0))
+    """,
+    "sum_to_an_integer_dtype_with_grad": """
+        T.ones(2, requires_grad=True).sum(dtype=T.int64)
+    """,
+    "mean_to_an_integer_dtype": """
+        T.ones(2).mean(dtype=T.int64)
+    """,
 }

@@ -235,6 +235,7 @@ class ArrayFunction(Function):
         cls._Node._run = _array_node_run
         cls._Node._run_graph = _array_node_run_graph
         cls._Node._backward = staticmethod(cls.backward)
+        cls._Node.__call__ = _call_node  # built-in nodes are callable (custom ones are not)
         if not cls.broadcasts and "apply" not in cls.__dict__:
             n_inputs = cls.forward.__code__.co_argcount - 1 - cls.n_params
             if n_inputs == 1 and not cls.forward.__code__.co_flags & 0x04:
@@ -392,6 +393,27 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     if sa is not None or sb is not None:
         ctx._shapes = (sa, sb)
     return result
+
+
+def _call_node(self: BackwardNode, *grads: Any) -> Any:
+    """``y.grad_fn(grad)``: this node's backward run by hand, as PyTorch's nodes allow.
+
+    It runs on Tensors in the current grad mode (so with grad on, what it returns has a
+    graph), gives None for an input that needs no gradient, and returns a tuple only for
+    a node with several inputs. Hooks do not run and nothing is freed.
+    """
+    if len(grads) != 1:
+        raise TypeError(f"expected 1 arguments, got {len(grads)} instead")
+    (grad,) = grads
+    if grad is None:
+        outs: tuple = (None,) * len(self._next)
+    elif not isinstance(grad, Tensor):
+        raise TypeError("argument 0 is not a Variable")
+    else:
+        outs = tuple(
+            [None if fn is None else g for fn, g in zip(self._next, self._run_graph(grad))]
+        )
+    return outs[0] if len(outs) == 1 else outs
 
 
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:

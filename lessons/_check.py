@@ -46,9 +46,9 @@ def say(en: str, zh: str) -> Words:
 
 NOT_ATTEMPTED = say(
     "Replace the ... with your answer, then run this cell again.",
-    "把 ... 换成你的答案,再运行一次这个单元格。",
+    "把 ... 换成你的答案，再运行一次这个单元格。",
 )
-CORRECT = say("Correct!", "答对了!")
+CORRECT = say("Correct!", "答对了！")
 NOT_YET = say("Not yet.", "还不对。")
 
 _CHECKERS: dict[str, Callable] = {}
@@ -88,7 +88,7 @@ def verdict(
     if name not in _CHECKERS:
         return False, say(
             f"There is no exercise called {name!r}. Did you change the check(...) line?",
-            f"没有叫 {name!r} 的练习。你是不是改动了 check(...) 这一行?",
+            f"没有叫 {name!r} 的练习。你是不是改动了 check(...) 这一行？",
         ).in_(language)
     kwargs = {"source": _code_only(source)} if name in _WANTS_SOURCE else {}
     try:
@@ -190,7 +190,7 @@ def _warm_up(answer):
         return True, say("That is how every exercise works.", "每个练习都是这样做的。")
     return False, say(
         "6 * 7 is Python for 6 × 7: put it after answer =.",
-        "6 * 7 就是 Python 写的 6 × 7:把它写在 answer = 后面。",
+        "6 * 7 就是 Python 写的 6 × 7：把它写在 answer = 后面。",
     )
 
 
@@ -199,12 +199,12 @@ def _first_tensor(answer):
     if not _is_tensor(answer):
         return False, say(
             f"That is a {_type(answer)}, not a tensor. Wrap the list in minigrad.tensor(...).",
-            f"这是一个 {_type(answer)},不是张量。用 minigrad.tensor(...) 把列表包起来。",
+            f"这是一个 {_type(answer)}，不是张量。用 minigrad.tensor(...) 把列表包起来。",
         )
     if answer.tolist() != [1, 2, 3]:
         return False, say(
             f"It holds {answer.tolist()}; it should hold 1, 2 and 3.",
-            f"它装的是 {answer.tolist()};应该是 1、2、3。",
+            f"它装的是 {answer.tolist()}；应该是 1、2、3。",
         )
     return True, say(f"It prints as {answer!r}.", f"它打印出来是 {answer!r}。")
 
@@ -217,22 +217,22 @@ def _basket(answer):
     if not _is_tensor(answer):
         return False, say(
             f"Your answer is a {_type(answer)}, not a tensor. Start from minigrad.tensor(...).",
-            f"你的答案是 {_type(answer)},不是张量。从 minigrad.tensor(...) 开始。",
+            f"你的答案是 {_type(answer)}，不是张量。从 minigrad.tensor(...) 开始。",
         )
     if answer.tolist() != [5.0, 6.0, 7.0]:
         return False, say(
             f"The basket should hold the eggs [5., 6., 7.]; yours holds {answer.tolist()}.",
-            f"篮子里应该是鸡蛋 [5., 6., 7.];你的是 {answer.tolist()}。",
+            f"篮子里应该是鸡蛋 [5., 6., 7.]；你的是 {answer.tolist()}。",
         )
     if answer.dtype != minigrad.float32:
         return False, say(
             "Write the eggs as floats (5.0 or 5.), so the tensor is float32.",
-            "把鸡蛋写成浮点数(5.0 或 5.),这样张量是 float32。",
+            "把鸡蛋写成浮点数（5.0 或 5.），这样张量是 float32。",
         )
     if not answer.requires_grad:
         return False, say(
             "The eggs are there, but the basket does not take part in backpropagation.",
-            "鸡蛋在,可是这个篮子不参与反向传播。",
+            "鸡蛋在，可是这个篮子不参与反向传播。",
         )
     return True, say(
         "Your basket prints with requires_grad=True.",
@@ -249,7 +249,7 @@ def _refused_flags(answer):
     if isinstance(answer, str | bytes) or not hasattr(answer, "__iter__"):
         return False, say(
             "Answer with a list of flags, like [True, 0].",
-            "用一个列表回答,比如 [True, 0]。",
+            "用一个列表回答，比如 [True, 0]。",
         )
     given = list(answer)
     for flag in given:
@@ -257,7 +257,7 @@ def _refused_flags(answer):
             return False, say(
                 f"{flag!r} is a string. Write the flags as they are in the list: 1.0 or 1, "
                 'not "1.0" or "1"; only "yes" is a string there.',
-                f'{flag!r} 是字符串。按列表里原样写这些值:写 1.0 或 1,不要写 "1.0" 或 "1";'
+                f'{flag!r} 是字符串。按列表里原样写这些值：写 1.0 或 1，不要写 "1.0" 或 "1"；'
                 '列表里只有 "yes" 是字符串。',
             )
     kinds = {(type(flag), flag) for flag in given}
@@ -265,7 +265,7 @@ def _refused_flags(answer):
     if accepted:
         return False, say(
             "True and False are exactly what requires_grad wants: they are accepted.",
-            "True 和 False 正是 requires_grad 要的值:它们会被接受。",
+            "True 和 False 正是 requires_grad 要的值：它们会被接受。",
         )
     strangers = kinds - _REFUSED
     if strangers:
@@ -278,12 +278,12 @@ def _refused_flags(answer):
         return False, say(
             "Some refused flags are missing. Only a real bool passes: "
             "an int, a float or a string does not, whatever its value.",
-            "还漏了几个会被拒绝的值。只有真正的 bool 才能通过:"
-            "整数、浮点数、字符串都不行,不管它的值是多少。",
+            "还漏了几个会被拒绝的值。只有真正的 bool 才能通过："
+            "整数、浮点数、字符串都不行，不管它的值是多少。",
         )
     return True, say(
         "Only True and False pass; 1 and 0 look like yes and no, but they are ints.",
-        "只有 True 和 False 能通过;1 和 0 看起来像“是”和“否”,但它们是整数。",
+        "只有 True 和 False 能通过；1 和 0 看起来像“是”和“否”，但它们是整数。",
     )
 
 
@@ -297,12 +297,12 @@ def _eggs_out(answer, basket=None):
             )
         return False, say(
             f"Your answer is a {_type(answer)}, not a tensor.",
-            f"你的答案是 {_type(answer)},不是张量。",
+            f"你的答案是 {_type(answer)}，不是张量。",
         )
     if answer.requires_grad:
         return False, say(
             "It still requires grad: the eggs are still in the basket.",
-            "它仍然 requires grad:鸡蛋还在篮子里。",
+            "它仍然 requires grad：鸡蛋还在篮子里。",
         )
     if answer.tolist() != [1.0, 2.0, 3.0]:
         return False, say(
@@ -312,16 +312,16 @@ def _eggs_out(answer, basket=None):
     if basket is None:
         return False, say(
             "check needs the basket too: check('eggs-out', answer, basket).",
-            "check 还需要篮子本身:check('eggs-out', answer, basket)。",
+            "check 还需要篮子本身：check('eggs-out', answer, basket)。",
         )
     if not _shares_memory_with(answer.detach().numpy(), basket):
         return False, say(
             "Those are copies of the eggs (clone() copies): take out the basket's own eggs.",
-            "这是鸡蛋的复制品(clone() 会复制):要拿出的是篮子里原来的那些鸡蛋。",
+            "这是鸡蛋的复制品（clone() 会复制）：要拿出的是篮子里原来的那些鸡蛋。",
         )
     return True, say(
         "Both .detach() and .data work here; lesson 3 shows why .detach() is safer.",
-        ".detach() 和 .data 在这里都可以;第 3 课会讲为什么 .detach() 更安全。",
+        ".detach() 和 .data 在这里都可以；第 3 课会讲为什么 .detach() 更安全。",
     )
 
 
@@ -333,12 +333,12 @@ def _grad_by_hand(answer):
     if _is_tensor(answer):
         return False, say(
             "Work it out by hand and type the numbers as a list, e.g. [0.5, 1.0, 1.5].",
-            "请手算,然后把数字写成列表,比如 [0.5, 1.0, 1.5]。",
+            "请手算，然后把数字写成列表，比如 [0.5, 1.0, 1.5]。",
         )
     if _close(answer, [1.0, 4.0, 9.0]):
         return True, say(
             "The 3 from 3x² and the 1/3 from the mean cancel: the gradient is x².",
-            "3x² 里的 3 和平均值的 1/3 抵消了:梯度就是 x²。",
+            "3x² 里的 3 和平均值的 1/3 抵消了：梯度就是 x²。",
         )
     if _close(answer, [3.0, 12.0, 27.0]):
         return False, say(
@@ -348,7 +348,7 @@ def _grad_by_hand(answer):
     if _close(answer, [1.0, 2.0, 3.0]) or _close(answer, [0.5, 1.0, 1.5]):
         return False, say(
             "That looks like the gradient of a square. Here each x is cubed: d/dx x³ = 3x².",
-            "这像是平方的梯度。这里每个 x 是三次方:d/dx x³ = 3x²。",
+            "这像是平方的梯度。这里每个 x 是三次方：d/dx x³ = 3x²。",
         )
     return False, say(
         "out = (x₁³ + x₂³ + x₃³) / 3. Differentiate with respect to each xᵢ.",
@@ -361,12 +361,12 @@ def _vjp(answer):
     if _is_tensor(answer) and answer.requires_grad:
         return False, say(
             "Answer with the numbers of x.grad, not with a tensor that requires grad.",
-            "请回答 x.grad 里的数字,而不是一个 requires grad 的张量。",
+            "请回答 x.grad 里的数字，而不是一个 requires grad 的张量。",
         )
     if _close(answer, [2.0, 0.0, -6.0]):
         return True, say(
             "Each egg's local derivative 2x, weighted by v: x.grad = v * 2x, the product vᵀJ.",
-            "每个鸡蛋的局部导数 2x,再乘上权重 v:x.grad = v * 2x,也就是 vᵀJ。",
+            "每个鸡蛋的局部导数 2x，再乘上权重 v：x.grad = v * 2x，也就是 vᵀJ。",
         )
     if _close(answer, [2.0, 4.0, 6.0]):
         return False, say(
@@ -380,7 +380,7 @@ def _vjp(answer):
         )
     return False, say(
         "yᵢ = xᵢ², so dyᵢ/dxᵢ = 2xᵢ, and backward(gradient=v) gives vᵢ · 2xᵢ for each egg.",
-        "yᵢ = xᵢ²,所以 dyᵢ/dxᵢ = 2xᵢ;backward(gradient=v) 给每个鸡蛋的是 vᵢ · 2xᵢ。",
+        "yᵢ = xᵢ²，所以 dyᵢ/dxᵢ = 2xᵢ；backward(gradient=v) 给每个鸡蛋的是 vᵢ · 2xᵢ。",
     )
 
 
@@ -391,24 +391,24 @@ def _zero_grad(answer):
     if answer.grad is None:
         return False, say(
             "w.grad is None: did the loop run backward()?",
-            "w.grad 是 None:循环里运行 backward() 了吗?",
+            "w.grad 是 None：循环里运行 backward() 了吗？",
         )
     if _close(answer.grad, [4.0]):
         return True, say(
             "w.grad holds the gradient of the last pass only: 2w = 4.",
-            "w.grad 里只有最后一次的梯度:2w = 4。",
+            "w.grad 里只有最后一次的梯度：2w = 4。",
         )
     if _close(answer.grad, [12.0]):
         return False, say(
             "w.grad is 12: three passes of 4 added up. Your line must empty the gradient "
             "before each backward(); mind the first pass, when w.grad is still None.",
-            "w.grad 是 12:三次的 4 加在了一起。你的那一行要在每次 backward() 之前清空梯度;"
+            "w.grad 是 12：三次的 4 加在了一起。你的那一行要在每次 backward() 之前清空梯度；"
             "注意第一次循环时 w.grad 还是 None。",
         )
     return False, say(
         f"w.grad is {answer.grad.tolist()}; after the loop it should be the gradient of one "
         "pass, 2w.",
-        f"w.grad 是 {answer.grad.tolist()};循环结束后它应该只是一次的梯度,2w。",
+        f"w.grad 是 {answer.grad.tolist()}；循环结束后它应该只是一次的梯度，2w。",
     )
 
 
@@ -424,7 +424,7 @@ def _numpy_the_recommended_way(answer, tensor, source: str, hint_tensor: str) ->
     if not isinstance(answer, np.ndarray):
         return False, say(
             f"Your answer is a {_type(answer)}, not a numpy array.",
-            f"你的答案是 {_type(answer)},不是 numpy 数组。",
+            f"你的答案是 {_type(answer)}，不是 numpy 数组。",
         )
     if tensor is not None:
         if answer.shape != tuple(tensor.shape) or not _close(answer, tensor):
@@ -435,13 +435,13 @@ def _numpy_the_recommended_way(answer, tensor, source: str, hint_tensor: str) ->
         if not _shares_memory_with(answer, tensor):
             return False, say(
                 "That is a copy. Take out the same eggs, without copying.",
-                "这是复制品。要拿出的是同一批鸡蛋,不复制。",
+                "这是复制品。要拿出的是同一批鸡蛋，不复制。",
             )
     if _through_data(source):
         return False, say(
             "That works, through .data: the door autograd cannot watch. "
             "The recommended door is the other one.",
-            "这样能用,但走的是 .data:自动求导看不见的那扇门。推荐的是另一扇门。",
+            "这样能用，但走的是 .data：自动求导看不见的那扇门。推荐的是另一扇门。",
         )
     return True, say(
         f"{hint_tensor}.detach().numpy() shares memory with {hint_tensor}.",
@@ -459,7 +459,7 @@ def _shared_eggs(answer):
     if _close_scalar(answer, 7.0):
         return True, say(
             "arr and weights are the same eggs: changing one changes the other.",
-            "arr 和 weights 是同一批鸡蛋:改了一个,另一个也跟着变。",
+            "arr 和 weights 是同一批鸡蛋：改了一个，另一个也跟着变。",
         )
     if _close_scalar(answer, -1.5):
         return False, say(
@@ -468,7 +468,7 @@ def _shared_eggs(answer):
         )
     return False, say(
         "arr[1] = 7.0 wrote into the memory that weights uses too.",
-        "arr[1] = 7.0 写进的那块内存,weights 也在用。",
+        "arr[1] = 7.0 写进的那块内存，weights 也在用。",
     )
 
 
@@ -478,12 +478,12 @@ def _safe_way(answer):
     if text == "detach":
         return True, say(
             ".detach() shares the version counter, so autograd notices in-place changes.",
-            ".detach() 共用版本计数器,所以自动求导能发现原地修改。",
+            ".detach() 共用版本计数器，所以自动求导能发现原地修改。",
         )
     if text == "data":
         return False, say(
             ".data hides in-place changes from autograd: the gradient can be silently wrong.",
-            ".data 让自动求导看不到原地修改:梯度可能悄悄地算错。",
+            ".data 让自动求导看不到原地修改：梯度可能悄悄地算错。",
         )
     return False, say('Answer with "data" or "detach".', '回答 "data" 或 "detach"。')
 
@@ -496,16 +496,16 @@ def _slope(answer):
     if _close_scalar(answer, 4.75):
         return True, say(
             "3 · 1.5² - 2 = 4.75, and autograd agrees.",
-            "3 · 1.5² - 2 = 4.75,自动求导的结果也一样。",
+            "3 · 1.5² - 2 = 4.75，自动求导的结果也一样。",
         )
     if _close_scalar(answer, 0.375):
         return False, say(
             "That is f(1.5), the value. The slope is the gradient: call backward().",
-            "这是函数值 f(1.5)。斜率是梯度:调用 backward()。",
+            "这是函数值 f(1.5)。斜率是梯度：调用 backward()。",
         )
     return False, say(
         "Put x = 1.5 in a basket, compute f from it, call backward() and read x.grad.",
-        "把 x = 1.5 放进篮子,用它算出 f,调用 backward(),再读 x.grad。",
+        "把 x = 1.5 放进篮子，用它算出 f，调用 backward()，再读 x.grad。",
     )
 
 
@@ -520,12 +520,12 @@ def _learning_rate(answer):
     if text in ("up", "grows", "increases", "explodes", "diverges"):
         return True, say(
             "Each step overshoots the minimum by more than it started: the loss explodes.",
-            "每一步都冲过了最低点,而且越冲越远:损失爆炸了。",
+            "每一步都冲过了最低点，而且越冲越远：损失爆炸了。",
         )
     if text in ("down", "shrinks", "decreases"):
         return False, say(
             "Run it: w, b, losses = fit(lr=1.5, steps=20), then print(losses[-3:]).",
-            "运行一下:w, b, losses = fit(lr=1.5, steps=20),再 print(losses[-3:])。",
+            "运行一下：w, b, losses = fit(lr=1.5, steps=20)，再 print(losses[-3:])。",
         )
     return False, say('Answer with "down" or "up".', '回答 "down" 或 "up"。')
 
@@ -545,12 +545,12 @@ def _freeze(answer):
     if not any(out):
         return False, say(
             "Nothing can learn now: the last layer, out, must keep requires_grad=True.",
-            "现在什么都学不了了:最后一层 out 必须保留 requires_grad=True。",
+            "现在什么都学不了了：最后一层 out 必须保留 requires_grad=True。",
         )
     if not all(out):
         return False, say(
             "Only part of out still learns: keep both its weight and its bias.",
-            "out 只剩一部分在学:它的 weight 和 bias 都要保留。",
+            "out 只剩一部分在学：它的 weight 和 bias 都要保留。",
         )
     if any(hidden):
         still = [n for n in ("hidden.weight", "hidden.bias") if flags[n]]
@@ -561,7 +561,7 @@ def _freeze(answer):
         )
     return True, say(
         "Only out.weight and out.bias will get gradients; the hidden layer stays as trained.",
-        "只有 out.weight 和 out.bias 会得到梯度;隐藏层保持训练好的样子。",
+        "只有 out.weight 和 out.bias 会得到梯度；隐藏层保持训练好的样子。",
     )
 
 
@@ -574,13 +574,13 @@ def _restore(answer, trained=None):
     if trained is None:
         return False, say(
             "check needs the trained model too: check('restore', another, model).",
-            "check 还需要训练好的模型:check('restore', another, model)。",
+            "check 还需要训练好的模型：check('restore', another, model)。",
         )
     mine, theirs = answer.state_dict(), trained.state_dict()
     if list(mine) != list(theirs):
         return False, say(
             "another should be a SineNet, like the trained model.",
-            "another 应该和训练好的模型一样,是一个 SineNet。",
+            "another 应该和训练好的模型一样，是一个 SineNet。",
         )
     if all(minigrad.equal(mine[k], theirs[k]) for k in mine):
         return True, say(
@@ -590,7 +590,7 @@ def _restore(answer, trained=None):
     return False, say(
         "another still has its random weights. Load the file PATH into it, as the lesson "
         "did for fresh.",
-        "another 还是随机的权重。像课上对 fresh 做的那样,把文件 PATH 加载进去。",
+        "another 还是随机的权重。像课上对 fresh 做的那样，把文件 PATH 加载进去。",
     )
 
 
@@ -600,31 +600,31 @@ def _step_order(answer):
     if sorted(text) != list("ABCD"):
         return False, say(
             'Use each of the four letters once, e.g. "ABCD".',
-            '四个字母各用一次,比如 "ABCD"。',
+            '四个字母各用一次，比如 "ABCD"。',
         )
     if text in ("CDBA", "DCBA"):
         return True, say(
             "Forget old gradients before backward, compute the loss, backward, then step.",
-            "先在 backward 之前忘掉旧梯度,算损失,backward,最后 step。",
+            "先在 backward 之前忘掉旧梯度，算损失，backward，最后 step。",
         )
     if text == "DBAC":
         return True, say(
             "Zeroing after each step works too: every backward() starts from empty gradients.",
-            "每次 step 之后再清零也可以:每次 backward() 都从空的梯度开始。",
+            "每次 step 之后再清零也可以：每次 backward() 都从空的梯度开始。",
         )
     if text.index("A") < text.index("B"):
         return False, say(
             "step() uses the gradients, so backward() must come before it.",
-            "step() 要用到梯度,所以 backward() 必须在它前面。",
+            "step() 要用到梯度，所以 backward() 必须在它前面。",
         )
     if text.index("B") < text.index("D"):
         return False, say(
             "backward() needs a loss to start from: compute it first.",
-            "backward() 要从损失出发:先把损失算出来。",
+            "backward() 要从损失出发：先把损失算出来。",
         )
     return False, say(
         "zero_grad() must come before backward(), or old gradients pile up (lesson 2).",
-        "zero_grad() 必须在 backward() 之前,否则旧梯度会累加起来(第 2 课)。",
+        "zero_grad() 必须在 backward() 之前，否则旧梯度会累加起来（第 2 课）。",
     )
 
 
@@ -639,7 +639,7 @@ def _order(answer):
     except TypeError:
         return False, say(
             "Answer with a list of node names, e.g. ['MulBackward0', 'AccumulateGrad'].",
-            "用节点名字的列表回答,比如 ['MulBackward0', 'AccumulateGrad']。",
+            "用节点名字的列表回答，比如 ['MulBackward0', 'AccumulateGrad']。",
         )
     expected = ["AddBackward0", "MulBackward0", "AccumulateGrad"]
     if names == expected:
@@ -651,8 +651,8 @@ def _order(answer):
         return False, say(
             "The graph has three nodes: AddBackward0 (q), MulBackward0 (p) and the "
             "AccumulateGrad of a. Put each once, in the order backward runs them.",
-            "这个图有三个节点:AddBackward0(q)、MulBackward0(p)和 a 的 AccumulateGrad。"
-            "每个写一次,按 backward 运行它们的顺序排好。",
+            "这个图有三个节点：AddBackward0(q)、MulBackward0(p)和 a 的 AccumulateGrad。"
+            "每个写一次，按 backward 运行它们的顺序排好。",
         )
     if names.index("AccumulateGrad") < names.index("MulBackward0"):
         return False, say(
@@ -684,7 +684,7 @@ def _cube(answer):
         return False, say(
             "gradcheck disagrees with your backward. What is the derivative of x³? And backward "
             "must multiply it by the incoming grad.",
-            "gradcheck 和你的 backward 不一致。x³ 的导数是什么?"
+            "gradcheck 和你的 backward 不一致。x³ 的导数是什么？"
             "另外 backward 还要乘上传进来的 grad。",
         )
     return True, say("gradcheck agrees with your backward.", "gradcheck 认可你的 backward。")
@@ -699,9 +699,9 @@ def _where(answer):
     if text.endswith("minigrad.ops.unary"):
         return True, say(
             "Sigmoid lives in minigrad/ops/unary.py, with the other one-input ops.",
-            "Sigmoid 在 minigrad/ops/unary.py 里,和其他单输入的运算放在一起。",
+            "Sigmoid 在 minigrad/ops/unary.py 里，和其他单输入的运算放在一起。",
         )
     return False, say(
         "Use the inspection cell above on minigrad.sigmoid(x).grad_fn, and read __module__.",
-        "用上面那个查看用的单元格看 minigrad.sigmoid(x).grad_fn,读它的 __module__。",
+        "用上面那个查看用的单元格看 minigrad.sigmoid(x).grad_fn，读它的 __module__。",
     )

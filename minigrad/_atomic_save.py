@@ -6,7 +6,9 @@ never half of one. Around that core:
 
 * a symlink stays a symlink: the file it points to gets the new content;
 * an existing file keeps its permissions (a private 0600 file stays private) and, where the
-  system allows it, its owner; a new file gets the usual 0666 under the umask;
+  system allows it, its owner; a new file gets the usual 0666 under the umask; a file the
+  caller may not write is refused as ``open(path, "wb")`` refuses it, although a rename could
+  replace it;
 * errors name the path the caller gave, never the temporary file;
 * a save killed mid-write (``kill -9``, a restarted kernel) leaves its temporary file behind:
   ``.<name>.<8 hex digits>.minigrad-tmp``. The next save into the same folder removes such files
@@ -56,6 +58,8 @@ def write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
         existing = os.stat(target)
     except OSError:
         existing = None
+    if existing is not None and not os.access(target, os.W_OK):  # as open(path, "wb") refuses
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
     remove_abandoned_temporaries(folder)
     fd, tmp = _create_temporary(folder, base, path)
     try:

@@ -259,7 +259,7 @@ class _Decoder:
     def node(self, node: Any, depth: int) -> Any:
         if node is None or isinstance(node, (bool, int, float, str)):
             return node
-        if depth >= MAX_DEPTH:
+        if depth >= MAX_DEPTH and _is_container(node):
             raise BadStructure(f"nested more than {MAX_DEPTH} levels deep")
         if isinstance(node, list):
             return [self.node(x, depth + 1) for x in node]
@@ -335,6 +335,13 @@ def _numpy_scalar(name: Any, value: Any) -> np.generic:
         return np.dtype(name).type(value)
     except (OverflowError, ValueError) as e:
         raise BadStructure(f"invalid numpy {name} value: {e}") from None
+
+
+def _is_container(node: Any) -> bool:
+    """A list, tuple or dict node: what counts towards the nesting limit, as in saving."""
+    return isinstance(node, list) or (
+        isinstance(node, dict) and len(node) == 1 and next(iter(node)) in ("tuple", "dict", "odict")
+    )
 
 
 def _is_count(x: object) -> bool:

@@ -100,14 +100,16 @@ def _binary(op):
 
 
 def _reflected(op):
-    """``__rop__``: ``2 * x`` is ``Mul(2, x)``, keeping PyTorch's argument order."""
+    """``__radd__``, ``__rmul__``: ``2 * x`` is ``Mul(x, 2)``: PyTorch calls ``x.mul(2)``, so
+    the tensor's edge comes first in the graph (``minigrad.mul(2, x)`` keeps the order given).
+    """
     apply = op.apply
 
     def method(self, other):
         other = _operand(other)
         if other is None:
             return NotImplemented
-        return apply(other, self)
+        return apply(self, other)
 
     return method
 
@@ -126,11 +128,15 @@ def _inplace(op):
 
 
 def _add_(self, other, *, alpha=1):
-    return IP.apply_inplace(A.Add, self, _operand(other * alpha if alpha != 1 else other))
+    if alpha != 1:
+        return IP.apply_inplace(A.AddAlpha, self, _operand(other), alpha)
+    return IP.apply_inplace(A.Add, self, _operand(other))
 
 
 def _sub_(self, other, *, alpha=1):
-    return IP.apply_inplace(A.Sub, self, _operand(other * alpha if alpha != 1 else other))
+    if alpha != 1:
+        return IP.apply_inplace(A.SubAlpha, self, _operand(other), alpha)
+    return IP.apply_inplace(A.Sub, self, _operand(other))
 
 
 def _unary_inplace(op):

@@ -1,8 +1,11 @@
 """Shared test plumbing: optional parts skip on a laptop but are required in CI.
 
 A learner's machine may lack PyTorch, Chromium or Graphviz's ``dot``; tests that
-need them skip there. CI sets ``MINIGRAD_REQUIRE_ALL=1`` (``make test-ci``), and
-then a missing part is a failure, never a silent skip.
+need them skip there, and the run ends with one line that says how many
+skipped, why, and how to include them (not a row of ``s`` per test). CI
+(``.ci/run``) sets ``MINIGRAD_REQUIRE_ALL=1``: then every skip, whether it comes
+from ``require()`` below, ``pytest.importorskip`` or a ``skip`` marker, is
+reported as a failure, never a silent skip.
 """
 
 from __future__ import annotations
@@ -11,10 +14,22 @@ import importlib
 import os
 import shutil
 import sys
+from collections import Counter
 
 import pytest
 
 REQUIRE_ALL = os.environ.get("MINIGRAD_REQUIRE_ALL") == "1"
+
+# What a skip's reason is about -> (what is missing, how to include those tests).
+# Matched as substrings of the reason, first match wins; ".ci/run" installs all of them.
+MISSING = [
+    ("'torch'", "PyTorch not installed (parity)", "install torch==2.13.0"),
+    ("'chromium'", "Chromium not installed (browser)", "apt-get install chromium"),
+    ("'dot'", "Graphviz's dot not installed", "apt-get install graphviz"),
+    ("PyPI", "no network access to PyPI (Binder)", "run with a network"),
+    ("'playwright", "Playwright not installed (browser)", "make test installs it"),
+    ("'repo2docker'", "repo2docker not installed (Binder)", "make test installs it"),
+]
 
 
 def require(ok: bool, what: str) -> None:
@@ -50,3 +65,69 @@ def require_program(name: str) -> str:
 def torch():
     """Real PyTorch, for parity tests."""
     return require_module("torch")
+
+
+# -- skips: one summary line on a laptop, failures in CI -----------------------------------
+
+
+def _is_skip(report: pytest.TestReport | pytest.CollectReport) -> bool:
+    return report.skipped and not hasattr(report, "wasxfail")
+
+
+def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def _forbid_skip(report: pytest.TestReport | pytest.CollectReport) -> None:
+    if REQUIRE_ALL and _is_skip(report):
+        report.outcome = "failed"
+        report.longrepr = (
+            f"skipped ({_skip_reason(report)}), but MINIGRAD_REQUIRE_ALL=1 forbids skips: "
+            "install what is missing (.ci/run does)"
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    _forbid_skip(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    report = yield
+    _forbid_skip(report)
+    return report
+
+
+def pytest_report_teststatus(report, config):
+    """No ``s`` per skipped test in the progress line; ``-v`` still says SKIPPED."""
+    if _is_skip(report):
+        return "skipped", "", "SKIPPED"
+    return None
+
+
+def skip_summary(reasons: list[str]) -> str:
+    """One line: how many skipped, why, and how to include them."""
+    groups: Counter[tuple[str, str]] = Counter()
+    for reason in reasons:
+        what = next(((w, how) for key, w, how in MISSING if key in reason), (reason, ""))
+        groups[what] += 1
+    total = len(reasons)
+    head = f"{total} test{'s' if total != 1 else ''} skipped: "
+    if len(groups) == 1:
+        ((what, how),) = groups
+        return head + what + (f"; {how} or run .ci/run to include them" if how else "")
+    largest_first = groups.most_common()
+    parts = [f"{n} {what}" + (f" ({how})" if how else "") for (what, how), n in largest_first]
+    installable = any(how for _, how in groups)
+    return head + "; ".join(parts) + ("; .ci/run installs all of them" if installable else "")
+
+
+def pytest_terminal_summary(terminalreporter):
+    reasons = [_skip_reason(r) for r in terminalreporter.stats.get("skipped", []) if _is_skip(r)]
+    if reasons:
+        terminalreporter.write_line(skip_summary(reasons), yellow=True)

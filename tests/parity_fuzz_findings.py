@@ -70,6 +70,9 @@ FUZZ_FINDINGS: dict[str, str] = {
     "div_rounding_mode_of_integers_by_zero": """
         T.div(T.tensor([7, -7]), T.tensor([0, 2]), rounding_mode="floor")
     """,
+    "div_rounding_mode_of_bools": """
+        T.div(T.tensor([True]), T.tensor([True]), rounding_mode="trunc")
+    """,
     "div_unknown_rounding_mode": """
         T.div(T.ones(2), 2, rounding_mode="round")
     """,
@@ -82,5 +85,107 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(y)
         y.sum().backward()
         show(x.grad, T.tensor([float("nan"), float("inf")]).long().dtype)
+    """,
+    # N1, G1: node names and edges of numbers in arithmetic
+    "sub_and_div_of_a_number_and_a_tensor": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        for y in (T.sub(2, x), T.div(2, x), T.true_divide(2, x), T.sub(2, x, alpha=3), 2 - x):
+            show(y)
+            graph(y)
+        (T.sub(2, x) + T.div(2, x)).sum().backward()
+        show(x.grad)
+    """,
+    "reflected_add_and_mul_put_the_tensor_first": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        for y in (2 * x, 1 + x, 2.5 * x, True * x, T.mul(2, x), T.add(2, x), x * 2):
+            graph(y)
+    """,
+    "alpha_is_one_node": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        z = T.tensor([3., 4.], requires_grad=True)
+        for y in (T.add(x, z, alpha=2), x.sub(z, alpha=0.5), x.add(x, alpha=2),
+                  T.add(2, x, alpha=3), x.clone().add_(z, alpha=2), x.clone().sub_(3, alpha=2)):
+            show(y)
+            graph(y)
+        T.sub(x, z, alpha=-2).sum().backward()
+        show(x.grad, z.grad)
+    """,
+    "alpha_float_of_integers": """
+        T.add(T.tensor([1, 2]), T.tensor([1, 2]), alpha=2.5)
+    """,
+    "sub_of_a_python_bool": """
+        T.sub(True, T.ones(2))
+    """,
+    # G1: F.linear as Linear.cpp records it, for every input rank
+    "linear_at_every_rank": """
+        w = T.ones(4, 3, requires_grad=True)
+        for b in (T.ones(4, requires_grad=True), T.tensor(1., requires_grad=True), None):
+            for x in (T.ones(3), T.ones(2, 3), T.ones(2, 2, 3), T.ones(2, 1, 2, 3), T.ones(2, 0, 3),
+                      T.ones(3, 2, 2).transpose(0, 2)):
+                y = F.linear(x.requires_grad_(), w, b)
+                show(y)
+                graph(y)
+                y.sum().backward()
+                show(w.grad)
+    """,
+    # G1: matmul folds a batch into one mm or mv when PyTorch does
+    "matmul_folds_the_batch": """
+        cases = [
+            ((2, 2, 3), (3, 2), True, True),
+            ((2, 2, 3), (3,), True, True),
+            ((2, 3), (2, 3, 2), True, False),
+            ((3,), (2, 3, 2), True, False),
+            ((2, 2, 3), (3, 2), False, True),
+            ((2, 1, 2, 3), (3, 2), True, True),
+        ]
+        for sa, sb, grad_a, grad_b in cases:
+            a = T.arange(float(np.prod(sa))).reshape(sa).requires_grad_(grad_a)
+            b = T.arange(float(np.prod(sb))).reshape(sb).requires_grad_(grad_b)
+            y = a @ b
+            show(y)
+            graph(y)
+            y.sum().backward()
+            show(a.grad, b.grad)
+    """,
+    "matmul_folded_shapes_that_do_not_fit": """
+        T.ones(2, 2, 3, requires_grad=True) @ T.ones(2, 2)
+    """,
+    # V1: relu keeps -0. and passes nan, its gradient is 0 (not -0. or nan) where it is off
+    "relu_at_minus_zero_and_nan": """
+        x = T.tensor([-0., 0., -1., float("nan"), 2., 3.], requires_grad=True)
+        g = T.tensor([-1., -2., float("nan"), 1., float("nan"), -3.])
+        y = x.relu()
+        show(y, F.relu(x), T.relu(x.detach().double()))
+        y.backward(g)
+        show(x.grad)
+    """,
+    # A7: var/std backward with no degrees of freedom left
+    "var_gradient_without_degrees_of_freedom": """
+        x = T.tensor([[1., 2., 4.]], requires_grad=True)
+        for v in (x.var(0), x.var(0, correction=3), x.std(1, correction=3), x.var(1, correction=2)):
+            show(v)
+            x.grad = None
+            v.sum().backward()
+            show(x.grad)
+    """,
+    # D1, G1: sum/mean(dtype=) compute in dtype, in one node
+    "sum_and_mean_with_a_dtype": """
+        x = T.tensor([1.5, 0., 2.], requires_grad=True)
+        m = T.ones(2, 3, requires_grad=True)
+        i, b = T.tensor([1, 0, 2]), T.tensor([True, False])
+        show(i.sum(dtype=T.bool), x.detach().sum(dtype=T.bool), b.sum(dtype=T.int32))
+        show(i.sum(0, dtype=T.bool), i.sum(dtype=T.float32), i.mean(dtype=T.float32))
+        for y in (x.sum(dtype=T.float64), x.mean(dtype=T.float64), m.sum(1, True, dtype=T.float64),
+                  m.mean((0, 1), dtype=T.float64), m.double().sum(dtype=T.float32)):
+            show(y)
+            graph(y)
+            y.sum().backward()
+        show(x.grad, m.grad, T.ones(0, 2).mean(dtype=T.float64), T.ones(0, 2).mean(0))
+    """,
+    "sum_to_an_integer_dtype_with_grad": """
+        T.ones(2, requires_grad=True).sum(dtype=T.int64)
+    """,
+    "mean_to_an_integer_dtype": """
+        T.ones(2).mean(dtype=T.int64)
     """,
 }

@@ -6,23 +6,29 @@
 - ``repo2docker --no-build --no-run --debug .`` finds that configuration (no
   Docker needed: it only prints the Dockerfile it would build).
 - As Binder would: a fresh virtual environment gets ``pip install -r
-  binder/requirements.txt`` run from a copy of the repository's root, and every
-  lesson runs there, in a fresh kernel from that environment, with the
-  installed minigrad (not the working tree). This needs PyPI: it skips without
-  a network on a laptop and fails in CI (MINIGRAD_REQUIRE_ALL=1).
+  binder/requirements.txt`` run from a copy of the repository's root, then
+  ``binder/postBuild``; every lesson runs there, in a fresh kernel from that
+  environment, with the installed minigrad (not the working tree), and that
+  environment's JupyterLab hands the page the project's settings defaults
+  (no news pop-up) while postBuild wrote nothing to the home folder. This needs
+  PyPI: it skips without a network on a laptop and fails in CI
+  (MINIGRAD_REQUIRE_ALL=1).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from browser.harness import SERVER_TIMEOUT, free_port, get_json, poll
 from conftest import require, require_program
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +37,8 @@ LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")) + sorted(
     (ROOT / "lessons").glob("zh-CN/[0-9][0-9]_*.ipynb")
 )  # both editions
 
-pytestmark = pytest.mark.binder
+# one worker builds the fresh environment once, for the tests that share it
+pytestmark = [pytest.mark.binder, pytest.mark.xdist_group("binder")]
 
 
 def requirement_lines() -> list[str]:
@@ -89,6 +96,20 @@ def test_repo2docker_finds_the_configuration():
     assert "python=3.11" in out, out
     assert "install --yes --no-install-recommends graphviz" in out, out
     assert 'pip install --no-cache-dir -r "binder/requirements.txt"' in out, out
+    assert "RUN ./binder/postBuild" in out, out
+
+
+def test_post_build_is_an_executable_script():
+    mode = subprocess.run(
+        ["git", "ls-files", "--stage", "binder/postBuild"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    if mode:  # a git checkout (a copy of the tree has no index)
+        assert mode[0] == "100755", "git must keep binder/postBuild executable"
+    assert os.access(BINDER / "postBuild", os.X_OK)
+    assert (BINDER / "postBuild").read_text().startswith("#!/bin/bash\n")
 
 
 def pypi_reachable() -> bool:
@@ -128,17 +149,25 @@ print(json.dumps(report))
 """
 
 
-def test_every_lesson_runs_in_a_fresh_binder_environment(tmp_path):
+@pytest.fixture(scope="session")
+def binder_env(tmp_path_factory):
+    """A copy of the repository and a fresh venv set up as Binder does: (repo, venv, env, home).
+
+    Session-scoped, built once: under xdist a module-scoped fixture is torn down whenever the
+    worker's next test belongs to another module, and this one costs minutes.
+    """
     require(pypi_reachable(), "network access to PyPI (to install binder/requirements.txt)")
-    repo = tmp_path / "repo"
+    tmp = tmp_path_factory.mktemp("binder")
+    repo = tmp / "repo"
     shutil.copytree(ROOT, repo, ignore=IGNORE)
-    venv = tmp_path / "venv"
+    venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-    python = venv / "bin" / "python"
+    home = tmp / "home"
+    home.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     install = subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+        [venv / "bin" / "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
         cwd=repo,  # as repo2docker does: '.' is the repository's root
         env=env,
         capture_output=True,
@@ -146,10 +175,24 @@ def test_every_lesson_runs_in_a_fresh_binder_environment(tmp_path):
         timeout=1200,
     )
     assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
+    post_build = subprocess.run(
+        ["./binder/postBuild"],
+        cwd=repo,  # as repo2docker does
+        env={**env, "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert post_build.returncode == 0, post_build.stdout + post_build.stderr
+    return repo, venv, env, home
 
+
+def test_every_lesson_runs_in_a_fresh_binder_environment(binder_env):
+    repo, venv, env, _ = binder_env
     lessons = repo / "lessons"
+    names = [p.relative_to(ROOT / "lessons").as_posix() for p in LESSONS]  # zh-CN/00_...
     run = subprocess.run(
-        [python, "-c", RUNNER, *[p.relative_to(ROOT / "lessons").as_posix() for p in LESSONS]],
+        [venv / "bin" / "python", "-c", RUNNER, *names],
         cwd=lessons,  # where Jupyter starts the kernel
         env=env,
         capture_output=True,
@@ -163,3 +206,41 @@ def test_every_lesson_runs_in_a_fresh_binder_environment(tmp_path):
     assert len(report["lessons"]) == len(LESSONS)
     failures = {name: p for name, p in report["lessons"].items() if p}
     assert not failures, f"cells whose errors do not match their raises-exception tag: {failures}"
+
+
+@pytest.mark.parametrize("app", ["lab", "notebook"])
+def test_binder_jupyter_has_no_news_pop_up(binder_env, tmp_path, app):
+    """The image's JupyterLab and Notebook 7, with an empty home, take the project's defaults."""
+    repo, venv, env, home = binder_env
+    assert not any(home.iterdir()), "postBuild wrote into the home folder"
+    port, token = free_port(), secrets.token_hex(16)
+    base = f"http://127.0.0.1:{port}"
+    run_env = {**env, "HOME": str(tmp_path)}  # a learner's home with no settings of its own
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_SETTINGS_DIR"):
+        run_env.pop(name, None)
+    log = tmp_path / "server.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [venv / "bin" / "jupyter", app, "--no-browser", "--allow-root", "--ip=127.0.0.1",
+             f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"],
+            cwd=repo, env=run_env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+    try:
+
+        def up():
+            assert server.poll() is None, f"jupyter {app} exited:\n{log.read_text()}"
+            return get_json(f"{base}/api/status?token={token}")
+
+        poll(up, f"jupyter {app} to answer", timeout=SERVER_TIMEOUT)
+        plugin = "@jupyterlab/apputils-extension:notification"
+        schema = get_json(f"{base}/lab/api/settings/{plugin}?token={token}")["schema"]
+        assert schema["properties"]["fetchNews"]["default"] == "false"
+        assert schema["properties"]["checkForUpdates"]["default"] is False
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()

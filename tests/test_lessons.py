@@ -69,8 +69,8 @@ class Words:
 
 EN = Words("en", "fails on purpose", "You should see", "# Lesson {n} ·", "**Goal:**", "## Recap",
            "Correct!", "Not yet.")  # fmt: skip
-ZH = Words("zh-CN", "故意出错", "你应该看到", "# 第 {n} 课 ·", "**目标**:", "## 小结",
-           "答对了!", "还不对。")  # fmt: skip
+ZH = Words("zh-CN", "故意出错", "你应该看到", "# 第 {n} 课 ·", "**目标**\uff1a", "## 小结",
+           "答对了\uff01", "还不对。")  # fmt: skip
 FAILS_ON_PURPOSE = EN.fails
 
 
@@ -419,7 +419,7 @@ def _punctuation(ch: str) -> bool:
 @pytest.mark.parametrize("path", CHINESE, ids=[p.stem for p in CHINESE])
 def test_chinese_bold_text_renders_bold(path):
     """CommonMark does not close ``**`` after punctuation when a letter follows: ``**目标:**了``
-    shows its asterisks. Chinese puts the full-width mark outside: ``**目标**:了``."""
+    shows its asterisks. Chinese puts the full-width mark outside: ``**目标**：了``."""
     for i, cell in enumerate(read(path).cells):
         if cell.cell_type != "markdown":
             continue

@@ -298,3 +298,51 @@ def test_loading_takes_about_the_files_size_in_memory(tmp_path):
     assert peak < 1.1 * size, peak / size
     for tensor in result.values():
         assert tensor.numpy().flags.owndata and tensor.numpy().flags.writeable
+
+
+# -- checkpoint structure limits: save refuses what load would refuse --------------------------
+
+
+def _nested(depth: int, leaf: object) -> object:
+    obj = leaf
+    for i in range(depth):
+        obj = {"k": obj} if i % 3 == 0 else ([obj] if i % 3 == 1 else (obj,))
+    return obj
+
+
+def test_the_deepest_structure_save_allows_loads():
+    deepest = _nested(100, minigrad.ones(1))
+    buffer = io.BytesIO()
+    minigrad.save(deepest, buffer)
+    out = minigrad.load(io.BytesIO(buffer.getvalue()))
+    for _ in range(100):
+        out = out["k"] if isinstance(out, dict) else out[0]
+    assert out.tolist() == [1.0]
+
+
+def test_one_level_deeper_is_refused_by_save_and_by_load(tmp_path):
+    with pytest.raises(ValueError, match="nested more than 100 levels deep"):
+        minigrad.save(_nested(101, 1), io.BytesIO())
+    structure = json.dumps({"version": 1, "object": [[[[0]]]]}).replace(
+        "[[[[0]]]]", "[" * 400 + "]" * 400
+    )
+    path = tmp_path / "deep"
+    st.write(path, {}, {minigrad.serialization.STRUCTURE_KEY: structure})
+    with pytest.raises(UnsafeOrCorruptFileError, match="nested more than 100 levels deep"):
+        minigrad.load(path)
+
+
+def test_too_many_containers_are_refused_by_save_and_by_load(tmp_path):
+    with pytest.raises(ValueError, match="more than 1000000 JSON lists and objects"):
+        minigrad.save([[] for _ in range(1_000_001)], io.BytesIO())
+    structure = '{"version": 1, "object": [' + ",".join(["[]"] * 1_000_001) + "]}"
+    path = tmp_path / "wide"
+    st.write(path, {}, {minigrad.serialization.STRUCTURE_KEY: structure})
+    with pytest.raises(UnsafeOrCorruptFileError, match="more than 1000000 JSON lists"):
+        minigrad.load(path)
+
+
+def test_ints_beyond_4300_digits_are_refused_by_save():
+    minigrad.save({"n": 10**4299}, io.BytesIO())
+    with pytest.raises(ValueError, match=r"cannot save obj\['n'\]: an int of more than 4300"):
+        minigrad.save({"n": 10**4300}, io.BytesIO())

@@ -68,7 +68,7 @@ def test_a_chain_of_symlinks_and_a_dangling_one(tmp_path):
 
 
 @posix_only
-@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444, 0o755])
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o644, 0o700, 0o755])
 def test_an_existing_file_keeps_its_permissions(tmp_path, mode):
     path = tmp_path / "private.safetensors"
     minigrad.save(_sd(1.0), path)
@@ -76,6 +76,25 @@ def test_an_existing_file_keeps_its_permissions(tmp_path, mode):
     minigrad.save(_sd(2.0), path)
     assert path.stat().st_mode & 0o7777 == mode
     assert _value(path) == 2.0
+
+
+@posix_only
+def test_a_file_the_user_may_not_write_is_refused_as_open_refuses_it(tmp_path, monkeypatch):
+    """A rename could replace a read-only file; open(path, "wb") would not, and neither does save.
+
+    Tests run as root in CI, where everything is writable, so the check itself is stubbed.
+    """
+    path = tmp_path / "frozen.safetensors"
+    minigrad.save(_sd(1.0), path)
+    before = path.read_bytes()
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode, **kw: False if str(p) == str(path) else real_access(p, mode)
+    )
+    with pytest.raises(PermissionError) as info:
+        minigrad.save(_sd(2.0), path)
+    assert str(info.value) == f"[Errno 13] Permission denied: {str(path)!r}"
+    assert path.read_bytes() == before and os.listdir(tmp_path) == ["frozen.safetensors"]
 
 
 @posix_only

@@ -157,19 +157,32 @@ def find_names(namespace: Mapping[str, Any]) -> dict[int, list[str]]:
     Names starting with ``_`` are IPython's output history (``_``, ``_3``).
     """
     names: dict[int, list[str]] = {}
+    for name, value in named_tensors(namespace):
+        names.setdefault(id(value), []).append(name)
+    return names
+
+
+def named_tensors(namespace: Mapping[str, Any]) -> list[tuple[str, Tensor]]:
+    """``(name, tensor)`` for the tensors a learner can name in ``namespace``.
+
+    Variables, a minigrad Module's parameters (``model.weight``), and the ``.grad`` of
+    either when it is a tensor (``x.grad``): after ``backward(create_graph=True)`` the
+    gradient has a graph of its own, and the learner knows it by that name.
+    """
+    found: list[tuple[str, Tensor]] = []
     module_type = getattr(sys.modules.get("minigrad.nn"), "Module", None)
     for name, value in list(namespace.items()):
         if not isinstance(name, str) or name.startswith("_"):
             continue
         if isinstance(value, Tensor):
-            names.setdefault(id(value), []).append(name)
+            found.append((name, value))
         elif module_type is not None and isinstance(value, module_type):
             try:
-                for pname, p in value.named_parameters():
-                    names.setdefault(id(p), []).append(f"{name}.{pname}")
+                found.extend((f"{name}.{pname}", p) for pname, p in value.named_parameters())
             except Exception:  # a half-built module must not break a drawing
                 continue
-    return names
+    grads = [(f"{name}.grad", t.grad) for name, t in found if t.is_leaf]
+    return found + [(name, g) for name, g in grads if isinstance(g, Tensor)]
 
 
 def names_from_mapping(names: Mapping[str, Tensor]) -> dict[int, list[str]]:
@@ -234,7 +247,7 @@ def extract(
         found = names_from_mapping(names)
     else:
         found = find_names(namespace if namespace is not None else {})
-    tensors = [v for v in (namespace or {}).values() if isinstance(v, Tensor)]
+    tensors = [v for _, v in named_tensors(namespace or {})]
     if names is not None:
         tensors = list(names.values())
     made_by = {}  # backward node -> a named tensor it produced

@@ -67,6 +67,9 @@ _EN = {
     "nothing": "nothing",
     "acc_was_none": "{node}: {leaf}.grad was None, is now {after}",
     "acc_adds": "{node}: {leaf}.grad was {before}, adds {grad}, is now {after}",
+    "acc_captured": (
+        "{node}: {grad} reached {leaf} and autograd.grad() returns it; {leaf}.grad stays {before}"
+    ),
     "sent": "{node} received {grad} and sent {parts}",
     "sent_part": "{value} to {dst}",
     "twice": " (twice)",
@@ -147,6 +150,9 @@ _ZH = {
     "nothing": "（无）",
     "acc_was_none": "{node}：{leaf}.grad 原来是 None，现在是 {after}",
     "acc_adds": "{node}：{leaf}.grad 原来是 {before}，加上 {grad}，现在是 {after}",
+    "acc_captured": (
+        "{node}：{grad} 到达 {leaf}，由 autograd.grad() 返回；{leaf}.grad 仍是 {before}"
+    ),
     "sent": "{node} 收到 {grad}，传出 {parts}",
     "sent_part": "{value} 给 {dst}",
     "twice": "（两次）",

@@ -268,8 +268,14 @@ class LossPlot:
                 sx = (xs - 1) / max(1, span - 1) * (width - 10) + 5
                 sy = 5 + (top - yy) / ((top - bottom) or 1.0) * (height - 10)
                 coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(sx, sy, strict=True))
+                scale = " (log scale)" if log else ""
                 line = (
-                    f'<polyline points="{coords}" fill="none" stroke="#2563eb" stroke-width="1.5"/>'
+                    f'<polyline points="{coords}" fill="none" stroke="#2563eb" '
+                    'stroke-width="1.5"/>'
+                    f'<text x="{width - 4}" y="14" text-anchor="end" font-size="11" '
+                    f'fill="#64748b">{_axis_value(top, log)}</text>'
+                    f'<text x="{width - 4}" y="{height - 6}" text-anchor="end" font-size="11" '
+                    f'fill="#64748b">{_axis_value(bottom, log)}{scale}</text>'
                 )
         head = html.escape(f"{self.title} · {self.readout}")
         return (
@@ -277,6 +283,10 @@ class LossPlot:
             f'<svg width="{width}" height="{height}" style="display:block;'
             f'border:1px solid #cbd5e1;background:#fff">{line}</svg></div>'
         )
+
+
+def _axis_value(y: float, log: bool) -> str:
+    return f"{10**y if log else y:.3g}"
 
 
 def _spans_decades(losses: Sequence[float]) -> bool:

@@ -105,6 +105,20 @@ class Recorder:
         return Pass(self.events, self.complete)
 
 
+def _captured(before, after, grad) -> bool:
+    """A gradient reached an AccumulateGrad and the leaf's ``.grad`` did not change:
+    ``autograd.grad`` (a Hessian-vector product, a gradient penalty) returns the gradients
+    it was asked for instead of adding them into ``.grad``. A zero gradient added by
+    ``backward()`` leaves ``.grad`` unchanged too, so it is not counted as captured."""
+    if grad is None:
+        return False
+    if after is None:
+        return True
+    if before is None or before.shape != after.shape or not np.any(grad):
+        return False
+    return bool(np.array_equal(before, after, equal_nan=True))
+
+
 # -- text, made when a view draws ----------------------------------------------------------
 
 
@@ -191,7 +205,10 @@ def to_walk(recorded: Pass, graph: Graph, lang: str | None = None) -> Walk:
             step["cells"] = [[f"{leaf}_grad", grad_row(before), grad_row(after)]]
             step["edges"] = []
             title = graph.title_of(leaf)
-            if before is None:
+            if _captured(before, after, grad):
+                said = text("acc_captured", lang, node=name, leaf=title, grad=short(grad),
+                            before=short(before))  # fmt: skip
+            elif before is None:
                 said = text("acc_was_none", lang, node=name, leaf=title, after=short(after))
             else:
                 said = text(

@@ -1,8 +1,8 @@
 """中文版课程的答案检查。
 
-规则只有一套,写在上一级目录的 ``_check.py`` 里(英文版课程用的也是它);
-这个文件只是把它载入,并把语言设为中文。所以两种语言的课程里都写
-``from _check import check``,得到的是同一套规则、两种措辞。
+规则只有一套，写在上一级目录的 ``_check.py`` 里（英文版课程用的也是它）；
+这个文件只是把它载入，并把语言设为中文。所以两种语言的课程里都写
+``from _check import check``，得到的是同一套规则、两种措辞。
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ _CHECKERS = rules._CHECKERS
 
 
 def verdict(name: str, answer, *given, source: str | None = None) -> tuple[bool | None, str]:
-    """与 ``rules.verdict`` 相同,措辞是中文。"""
+    """与 ``rules.verdict`` 相同，措辞是中文。"""
     return rules.verdict(name, answer, *given, language=LANGUAGE, source=source)
 
 
 def check(name: str, answer, *given) -> None:
-    """打印“答对了!”或一条提示。"""
+    """打印“答对了！”或一条提示。"""
     rules.check(name, answer, *given, language=LANGUAGE)

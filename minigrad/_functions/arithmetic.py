@@ -15,17 +15,19 @@ from ._args import _operand
 
 def add(input, other, *, alpha=1):
     if alpha != 1:
-        other = other * alpha
+        return A.AddAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
         return A.Add.apply(_operand(input), other)
     return A.Add.apply(input, _operand(other))
 
 
 def sub(input, other, *, alpha=1):
+    """``sub(2, x)`` is ``SubBackward0`` with the number as an input, as in PyTorch (the
+    operator ``2 - x`` is ``RsubBackward1``)."""
     if alpha != 1:
-        other = other * alpha
+        return A.SubAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
-        return rsub(other, input)
+        return A.Sub.apply(_operand(input), other)
     return A.Sub.apply(input, _operand(other))
 
 
@@ -53,7 +55,7 @@ def div(input, other, *, rounding_mode=None):
             )
         return A.DivRounded.apply(_operand(input), _operand(other), rounding_mode)
     if not isinstance(input, Tensor):
-        return A.Mul.apply(A.Reciprocal.apply(other), _operand(input))
+        return A.Div.apply(_operand(input), other)  # div(2, x): DivBackward0, as in PyTorch
     return A.Div.apply(input, _operand(other))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..ops import linalg as L
 from ..ops import shape as S
 from ..tensor import Tensor
-from .shape import unsqueeze
+from .shape import reshape, unsqueeze
 
 
 def mm(input, mat2):
@@ -52,14 +52,45 @@ def matmul(input, other):
                 f"and {other.shape[0]}x{other.shape[1]})"
             )
         return S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
-    if a <= 2 and b >= 3 and input._requires_grad:
-        # PyTorch folds the batch into one matrix product when the smaller side requires grad:
-        # x @ B is (B.mT @ x.mT).mT.contiguous() (for a vector, B.mT @ x), as its graph shows
-        folded = L.BatchedMatmul.apply(
-            S.Transpose.apply(other, -2, -1), input if a == 1 else S.Transpose.apply(input, 0, 1)
-        )
-        if a == 1:
-            return folded
-        result = S.Transpose.apply(folded, -2, -1)
-        return result if result._data.flags.c_contiguous else S.Clone.apply(result)
+    if _should_fold(input, other):
+        return _folded(input, other)
     return L.BatchedMatmul.apply(input, other)
+
+
+def _should_fold(input: Tensor, other: Tensor) -> bool:
+    """PyTorch's ``should_fold``: a >= 3-d side times a vector or matrix is one mm (or mv) of
+    the batch folded into rows, when that needs no copy or when the small side wants a
+    gradient (then a copy beats a batch-sized gradient)."""
+    larger = input.ndim >= other.ndim
+    big, small = (input.ndim, other.ndim) if larger else (other.ndim, input.ndim)
+    if big < 3 or small > 2:
+        return False
+    if (other if larger else input)._requires_grad:
+        return True
+    if input.ndim == 2:
+        return False
+    t1 = input._data if larger else other._data.swapaxes(-1, -2)
+    if t1.size == 0:
+        return True
+    strides = [s // t1.itemsize for s in t1.strides]
+    return all(strides[i] == strides[i + 1] * t1.shape[i + 1] for i in range(t1.ndim - 2))
+
+
+def _folded(input: Tensor, other: Tensor) -> Tensor:
+    """``_unsafe_view(reshape(t1, (-1, k)) @ t2)``, with the sides swapped (and the result
+    transposed back) when the batch is on the right, as PyTorch's ``_matmul_impl``."""
+    transpose = other.ndim > input.ndim
+    t1 = S.Transpose.apply(other, -2, -1) if transpose else input
+    t2 = (S.T.apply(input) if input.ndim == 2 else input) if transpose else other
+    lead = t1._data.shape[:-1]
+    rows = 1
+    for d in lead:
+        rows *= d
+    flat = reshape(t1, (rows, t1._data.shape[-1]))
+    if t2.ndim == 1:
+        return S.UnsafeView.apply(mv(flat, t2), lead)
+    out = S.UnsafeView.apply(mm(flat, t2), lead + (t2._data.shape[1],))
+    if not transpose:
+        return out
+    out = S.Transpose.apply(out, -2, -1)
+    return out if out._data.flags.c_contiguous else S.Clone.apply(out)

@@ -9,18 +9,37 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import to_numpy_dtype
+from ..autograd.grad_mode import is_grad_enabled
 from ..ops import reduction as R
 from ..ops import shape as S
+from ..ops._common import LEGACY_NAMES
 from ..tensor import Tensor, new_tensor, wrap_dim
 from ._args import _dims_arg
 from .arithmetic import maximum, minimum
 
 
+def _reduce_dtype(input, dtype, mean: bool):
+    """The numpy dtype of ``sum(dtype=)``/``mean(dtype=)``, with PyTorch's refusals."""
+    target = to_numpy_dtype(dtype)
+    if mean and target.kind != "f":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Optional dtype must be either a floating "
+            f"point or complex dtype. Got: {LEGACY_NAMES[target]}"
+        )
+    if target.kind != "f" and input._requires_grad and is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {LEGACY_NAMES[target]}")
+    return target
+
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("sum", dim)
-    if dtype is not None:
-        input = input.to(dtype)
+    if dtype is not None:  # summed in dtype, one node (no cast before it), as in PyTorch
+        target = _reduce_dtype(input, dtype, mean=False)
+        if dim is None and not keepdim:
+            return R.SumAs.apply(input, target)
+        return R.SumDimAs.apply(input, dim, keepdim, target)
     if dim is None and not keepdim:
         return R.Sum.apply(input)
     return R.SumDim.apply(input, dim, keepdim)
@@ -30,7 +49,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("mean", dim)
     if dtype is not None:
-        input = input.to(dtype)
+        target = _reduce_dtype(input, dtype, mean=True)
+        if dim is None and not keepdim:
+            return R.MeanAs.apply(input, target)
+        return R.MeanDimAs.apply(input, dim, keepdim, target)
     if dim is None and not keepdim:
         return R.Mean.apply(input)
     return R.MeanDim.apply(input, dim, keepdim)
@@ -157,5 +179,7 @@ def sum_to_size(input, *size):
     dims = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and have[i + lead] != 1
     )
+    if not shape and have:  # down to a scalar: the sum of everything (SumBackward0)
+        return R.Sum.apply(input)
     out = R.SumDim.apply(input, dims, True) if dims else input
     return S.View.apply(out, shape) if lead else out

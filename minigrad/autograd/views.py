@@ -100,7 +100,7 @@ class CopySlices(Node):
         return (result, *grads[1:])
 
     def _run_graph(self, grad: Tensor) -> tuple:
-        result = grad.clone()
+        result = new_tensor(np.empty_like(grad._data)).copy_(grad)  # CopyBackwards, as PyTorch
         grads = self.fn._run_graph(grad[self.key])
         result[self.key] = 0 if grads[0] is None else grads[0]
         return (result, *grads[1:])

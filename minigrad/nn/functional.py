@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 
+from .._functions import linalg as FL
 from .._functions import reduction as FR
 from ..ops import linalg as L
 from ..ops import shape as S
@@ -45,27 +46,30 @@ __all__ = [
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``input @ weight.T + bias``, recorded as PyTorch records it for each input rank."""
+    """``input @ weight.T + bias``, recorded as PyTorch's ``Linear.cpp`` records it.
+
+    A batch (2-d) with a bias is one ``AddmmBackward0``. A contiguous input of another rank
+    with a 1-d bias is flattened into one addmm and viewed back. Anything else is ``matmul``
+    followed by an in-place ``add_`` of the bias (``AddBackward0``).
+    """
     w_t = S.T.apply(weight)
     ndim = input._data.ndim
-    if ndim == 2:
-        return L.Mm.apply(input, w_t) if bias is None else L.Addmm.apply(bias, input, w_t)
-    if ndim == 1:
-        if bias is None:
-            return S.SqueezeMatmul.apply(L.Mm.apply(S.Unsqueeze.apply(input, 0), w_t), 0)
-        out = L.Addmm.apply(bias, S.View.apply(input, (1, -1)), w_t)
-        return S.View.apply(out, (out._data.shape[1],))
     if ndim == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D"
         )
-    lead = input._data.shape[:-1]
-    flat = S.View.apply(input, (-1, input._data.shape[-1]))
     if bias is None:
-        out = L.Mm.apply(flat, w_t)
-        return S.UnsafeView.apply(out, lead + out._data.shape[1:])
-    out = L.Addmm.apply(bias, flat, w_t)
-    return S.View.apply(out, lead + out._data.shape[1:])
+        return FL.matmul(input, w_t)
+    if ndim == 2:
+        return L.Addmm.apply(bias, input, w_t)
+    if input.is_contiguous() and bias._data.ndim == 1:
+        lead = input._data.shape[:-1]
+        rows = 1
+        for d in lead:
+            rows *= d
+        out = L.Addmm.apply(bias, S.View.apply(input, (rows, input._data.shape[-1])), w_t)
+        return S.View.apply(out, lead + out._data.shape[1:])
+    return FL.matmul(input, w_t).add_(bias)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:

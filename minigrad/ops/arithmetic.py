@@ -13,7 +13,7 @@ _BOOL = np.dtype(np.bool_)
 
 def _no_bool_subtraction(a, b) -> None:
     """PyTorch refuses ``-`` with bools: masks are inverted with ``~``."""
-    if a.dtype is _BOOL and (type(b) is bool or getattr(b, "dtype", None) is _BOOL):
+    if getattr(a, "dtype", None) is _BOOL and _is_bool(b):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not "
             "supported. Use the `^` or `logical_xor()` operator instead."
@@ -66,13 +66,60 @@ class Sub(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        if a.dtype is _BOOL or type(b) is bool or getattr(b, "dtype", None) is _BOOL:
-            _no_bool_subtraction(a, b)
+        if _is_bool(a) or _is_bool(b):
+            _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
         return a - b
 
     @staticmethod
     def backward(ctx, grad):
         return grad, -grad
+
+
+def _is_bool(x) -> bool:
+    return type(x) is bool or getattr(x, "dtype", None) is _BOOL
+
+
+def _integral_alpha(a, b, alpha) -> None:
+    if isinstance(alpha, float) and np.result_type(a, b).kind in "iu":
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
+class AddAlpha(ArrayFunction):
+    """``add(a, b, alpha=c)``: ``a + c * b`` in one node, as PyTorch records it."""
+
+    node_name = "AddBackward0"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        _integral_alpha(a, b, alpha)
+        ctx.alpha = alpha
+        return a + b * alpha
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, MulScalar.call(grad, ctx.alpha)
+
+
+class SubAlpha(AddAlpha):
+    """``sub(a, b, alpha=c)``: ``a - c * b`` in one node."""
+
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        if _is_bool(a) or _is_bool(b):
+            _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
+        _integral_alpha(a, b, alpha)
+        ctx.alpha = alpha
+        return a - b * alpha
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, MulScalar.call(grad, -ctx.alpha)
 
 
 class RSub(ArrayFunction):
@@ -136,6 +183,37 @@ class DivScalar(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         return DivScalar.call(grad, ctx.divisor)
+
+
+class SubScalar(ArrayFunction):
+    """``tensor - number`` where PyTorch's C++ subtracts a Scalar (``SubBackward1``)."""
+
+    node_name = "SubBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return a - number
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class MaskedFill(ArrayFunction):
+    """Zero where ``mask`` is True (PyTorch's ``masked_fill(mask, 0)``, ``MaskedFillBackward0``)."""
+
+    node_name = "MaskedFillBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, mask):
+        ctx.mask = mask
+        return np.where(mask, np.zeros((), a.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaskedFill.call(grad, ctx.mask)
 
 
 class MulScalar(ArrayFunction):
@@ -232,7 +310,7 @@ class Pow(ArrayFunction):
         av, bv = xp.data(a), xp.data(b)
         grad_a = grad_b = None
         if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
-            grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** (b - 1)))
+            grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** SubScalar.call(b, 1)))
         if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
             grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(a))
         return grad_a, grad_b
@@ -257,11 +335,13 @@ class RPow(ArrayFunction):
         return grad * MulScalar.call(out, ctx.log_base)
 
 
-def split_between(grad: np.ndarray, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
+def split_between(grad, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
     """The gradient goes to whichever input was picked; at a tie each side gets half."""
-    xp = namespace(grad)
-    share = np.where(a_wins, 1.0, np.where(tie, 0.5, 0.0)).astype(xp.dtype(grad))
-    return grad * share, grad * (1 - share)
+    where = namespace(grad).where  # each side halves the gradient itself, as in PyTorch
+    return (
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), ~(a_wins | tie)),
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_wins),
+    )
 
 
 class Maximum(ArrayFunction):
@@ -410,7 +490,7 @@ class DivRounded(ArrayFunction):
             and (a.ndim == 0) != (b.ndim == 0)
         ):
             a, b = promote_zero_dim(a, b)
-        if np.result_type(a, b) == np.bool_:  # two bools: PyTorch has no kernel for it
+        if np.result_type(a, b) == _BOOL:
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
         return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)

@@ -131,6 +131,7 @@ class IndexPutBackward(ArrayFunction):
 
     node_name = "IndexPutImplBackward0"
     n_params = 1
+    grad_position = 1
 
     @staticmethod
     def forward(ctx, zeros, grad, key):
@@ -349,7 +350,7 @@ class CopySlices(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         xp = namespace(grad)
-        grad_a = xp.clone(grad)
+        grad_a = xp.copy(grad)
         grad_a[ctx.key] = 0
         grad_value = grad[ctx.key]
         if grad_value.ndim < len(ctx.value_shape):  # the value had extra leading ones

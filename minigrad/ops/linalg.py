@@ -172,41 +172,18 @@ class BatchedMatmul(ArrayFunction):
 
 
 def _check_batched(a: np.ndarray, b: np.ndarray) -> None:
-    """PyTorch's errors for a batched matmul, which it computes as mv, mm or bmm."""
-    if a.ndim >= 3 and b.ndim <= 2:  # folded: the batch dimensions of a become rows
-        rows = (int(np.prod(a.shape[:-1])), a.shape[-1])
-        if b.ndim == 1:
-            if a.dtype != b.dtype:
-                raise RuntimeError(
-                    "addmv input tensors must have the same dtype, but got "
-                    f"{LEGACY_NAMES[b.dtype]}, {LEGACY_NAMES[a.dtype]}, and "
-                    f"{LEGACY_NAMES[b.dtype]}"
-                )
-            if rows[1] != b.shape[0]:
-                raise RuntimeError(
-                    f"size mismatch, got input ({rows[0]}), mat ({_dims(rows)}), vec ({b.shape[0]})"
-                )
-        else:
-            if a.dtype != b.dtype:
-                raise RuntimeError(
-                    "expected m1 and m2 to have the same dtype, but got: "
-                    f"{C_NAMES[a.dtype]} != {C_NAMES[b.dtype]}"
-                )
-            if rows[1] != b.shape[0]:
-                raise RuntimeError(
-                    f"mat1 and mat2 shapes cannot be multiplied ({_dims(rows)} "
-                    f"and {_dims(b.shape)})"
-                )
-        return
+    """PyTorch's errors for a batched matmul (bmm after expanding both batches; a matmul that
+    folds its batch into one mm or mv is not computed here, see ``minigrad.matmul``)."""
     if a.dtype != b.dtype:
         raise RuntimeError(
             f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
         )
     a2 = a if a.ndim > 1 else a[None, :]
-    batch = broadcast_shapes(a2.shape[:-2], b.shape[:-2])
-    if a2.shape[-1] != b.shape[-2]:
+    b2 = b if b.ndim > 1 else b[:, None]
+    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    if a2.shape[-1] != b2.shape[-2]:
         n = int(np.prod(batch))
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, "
-            f"{a2.shape[-1]}] but got: [{n}, {b.shape[-2]}]."
+            f"{a2.shape[-1]}] but got: [{n}, {b2.shape[-2]}]."
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from .arithmetic import DivScalar  # noqa: F401 - nn's losses divide by a count with it
+from .arithmetic import DivScalar
 from .namespace import namespace
 
 
@@ -24,7 +24,7 @@ def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
 
 def scale(grad: np.ndarray, reduction: str, size: int) -> np.ndarray:
     """The incoming gradient as seen by each element before the reduction."""
-    return grad / size if reduction == "mean" else grad
+    return DivScalar.call(grad, size) if reduction == "mean" else grad
 
 
 class MseLoss(ArrayFunction):
@@ -67,7 +67,7 @@ class MseLossBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
         ctx.save_for_backward(grad, input, target)
-        ctx.norm = norm = 2.0 / input.size if reduction == "mean" else 2.0
+        ctx.norm = norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
         return (input - target) * (grad * norm)
 
     @staticmethod
@@ -113,7 +113,8 @@ class NllLoss(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (log_probs,) = ctx.saved_tensors
-        return NllLossBackward.call(grad, log_probs, ctx)
+        op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
+        return op.call(grad, log_probs, ctx)
 
 
 class NllLossBackward(ArrayFunction):
@@ -178,6 +179,10 @@ def _weighted_loss(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
     picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
     ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
     return -picked * w
+
+
+class NllLoss2dBackward(NllLossBackward):
+    node_name = "NllLoss2DBackwardBackward0"
 
 
 class NllLoss2d(NllLoss):

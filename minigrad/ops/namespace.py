@@ -123,7 +123,7 @@ class NumpyNamespace:
     log1p = staticmethod(np.log1p)
 
     @staticmethod
-    def clone(x):
+    def copy(x):
         return x.copy()
 
     @staticmethod
@@ -215,8 +215,9 @@ class TensorNamespace:
     log1p = staticmethod(lambda x: (x + 1).log())
 
     @staticmethod
-    def clone(x):
-        return x.clone()
+    def copy(x):
+        """A copy recorded as PyTorch's ``CopyBackwards`` (an empty tensor, then ``copy_``)."""
+        return new_tensor(np.empty_like(x._data)).copy_(x)
 
     @staticmethod
     def clamp_min(x, lo):

@@ -9,7 +9,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
-from .arithmetic import DivScalar, MulScalar
+from .arithmetic import DivScalar, MaskedFill, MulScalar
 from .namespace import namespace
 
 
@@ -111,7 +111,8 @@ class MeanDim(ArrayFunction):
     def forward(ctx, a, dim, keepdim):
         _check_floating(a, "mean")
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
-        return a.mean(axis=ctx.axes, keepdims=keepdim)
+        count = int(np.prod([a.shape[i] for i in ctx.axes]))
+        return np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / count  # no warning at 0
 
     @staticmethod
     def backward(ctx, grad):
@@ -205,7 +206,9 @@ class Var(ArrayFunction):
                 stacklevel=4,
             )
         wide = a.astype(np.float64, copy=False)  # accumulate in float64 (as PyTorch), round once
-        centred = wide - wide.mean(axis=axes, keepdims=True)
+        centred = (
+            wide - np.add.reduce(wide, axis=axes, keepdims=True) / n
+        )  # no numpy warning at n=0
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
         ctx.all_dims = dim is None
@@ -228,7 +231,9 @@ def var_backward(grad, a, ctx):
         mean = xp.mean(a, ctx.axes, True)
         if not ctx.keepdim:
             grad = xp.expand_dims(grad, ctx.axes)
-    return MulScalar.call(grad, 2 / ctx.denominator) * (a - mean)
+    with np.errstate(divide="ignore"):  # no degree of freedom left: inf, as PyTorch
+        factor = float(np.float64(2.0) / ctx.denominator)
+    return MulScalar.call(grad, factor) * (a - mean)
 
 
 class Std(ArrayFunction):
@@ -245,8 +250,9 @@ class Std(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, std = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return var_backward(grad / MulScalar.call(std, 2), a, ctx)
+        with np.errstate(divide="ignore", invalid="ignore"):  # a zero std passes no gradient
+            grad = MaskedFill.call(grad / MulScalar.call(std, 2), namespace(grad).data(std) == 0)
+            return var_backward(grad, a, ctx)
 
 
 class Softmax(ArrayFunction):
@@ -338,3 +344,81 @@ def _check_softmax_dtype(a: np.ndarray, axis: int, name: str) -> None:
         raise NotImplementedError(
             f"\"{name}_{kernel}\" not implemented for '{LEGACY_NAMES[a.dtype]}'"
         )
+
+
+class SumAs(ArrayFunction):
+    """``sum(dtype=...)``: summed in ``dtype`` in one node, as PyTorch records it (no cast
+    node before it); the gradient goes back in the input's dtype."""
+
+    node_name = "SumBackward0"
+    n_params = 1
+    default_float = False  # the dtype asked for, float64 included
+
+    @staticmethod
+    def forward(ctx, a, dtype):
+        ctx.shape, ctx.dtype = a.shape, a.dtype
+        return np.asarray(a.sum(dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        return xp.astype(xp.broadcast_to(grad, ctx.shape), ctx.dtype)
+
+
+class SumDimAs(ArrayFunction):
+    """``sum(dim, keepdim, dtype=...)``."""
+
+    node_name = "SumBackward1"
+    n_params = 3
+    default_float = False  # the dtype asked for, float64 included
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, dtype):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
+        ctx.dtype = a.dtype
+        return np.asarray(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        return xp.astype(expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim), ctx.dtype)
+
+
+class MeanAs(ArrayFunction):
+    """``mean(dtype=...)``: the mean in a floating ``dtype``, in one node."""
+
+    node_name = "MeanBackward0"
+    n_params = 1
+    default_float = False  # the dtype asked for, float64 included
+
+    @staticmethod
+    def forward(ctx, a, dtype):
+        ctx.shape, ctx.size, ctx.dtype = a.shape, a.size, a.dtype
+        return np.asarray(a.astype(dtype).mean() if a.size else np.array(np.nan, dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        return xp.astype(DivScalar.call(xp.broadcast_to(grad, ctx.shape), ctx.size), ctx.dtype)
+
+
+class MeanDimAs(ArrayFunction):
+    """``mean(dim, keepdim, dtype=...)``."""
+
+    node_name = "MeanBackward1"
+    n_params = 3
+    default_float = False  # the dtype asked for, float64 included
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, dtype):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
+        ctx.dtype = a.dtype
+        count = int(np.prod([a.shape[i] for i in ctx.axes]))
+        return np.asarray(a.astype(dtype).sum(axis=ctx.axes, keepdims=keepdim) / count)
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        count = int(np.prod([ctx.shape[i] for i in ctx.axes]))
+        grad = DivScalar.call(expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim), count)
+        return xp.astype(grad, ctx.dtype)

@@ -140,9 +140,11 @@ class SqueezeDim(ArrayFunction):
 
 
 class SqueezeMatmul(SqueezeDim):
-    """The squeeze that ends ``vector @ matrix`` (PyTorch's SqueezeBackward4)."""
+    """The squeeze that ends ``vector @ matrix`` (PyTorch's SqueezeBackward4). PyTorch squeezes
+    the product in place, so the result is not a view (an in-place op on it is plain)."""
 
     node_name = "SqueezeBackward4"
+    is_view = False
 
 
 class Unsqueeze(ArrayFunction):

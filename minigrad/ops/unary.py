@@ -199,7 +199,7 @@ class Relu(ArrayFunction):
     def forward(ctx, a):
         if a.dtype is _BOOL:
             raise RuntimeError("Boolean inputs not supported for relu")
-        out = np.maximum(a, 0)
+        out = np.maximum(0, a)  # 0 first: -0. stays -0. (numpy keeps the second at a tie)
         ctx.save_for_backward(out)
         return out
 
@@ -217,7 +217,11 @@ class ThresholdBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
-        return grad * (out > 0)
+        # PyTorch's threshold_backward, a select: where out <= 0 the gradient is 0 (not the -0. or
+        # nan of grad * False); elsewhere, a nan output included, it passes
+        selected = np.zeros_like(grad)
+        np.copyto(selected, grad, where=~(out <= 0))
+        return selected
 
     @staticmethod
     def backward(ctx, gg):

@@ -5,8 +5,12 @@ rests on are in shared/notes/browser-testing.md; in short:
 
 - ``JupyterLab(folder)`` copies ``folder`` to a temporary directory and starts
   an isolated JupyterLab on it (its own config, runtime, settings and workspace
-  dirs, a random token, a free port, no news, no update checks), with this
-  working tree on the kernel's ``PYTHONPATH``. A context manager; it stops the
+  dirs, a random token, a free port), with this working tree on the kernel's
+  ``PYTHONPATH``. Its settings defaults are the project's own
+  (``.jupyterlab-settings/overrides.json``: no news, no update checks, as
+  ``make lab`` and Binder have them) plus ``windowingMode: none``: every cell
+  is attached and rendered when the notebook opens, not when the browser
+  finds idle time, which comes late on a loaded machine. A context manager; it stops the
   server and removes the copy on exit. ``JupyterNotebook(folder)`` does the
   same with Notebook 7 (``jupyter notebook``: the same jupyter_server, the
   notebook app, a notebook at ``/notebooks/PATH``). Both are a
@@ -73,8 +77,14 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-SERVER_TIMEOUT = 60.0  # seconds: server start, kernel start
-CELL_TIMEOUT = 60_000  # milliseconds: one cell, or Run All
+PROJECT_SETTINGS = ROOT / ".jupyterlab-settings" / "overrides.json"
+# what the test servers add to the project's settings defaults (see the module docstring)
+TEST_OVERRIDES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
+# Sized for a 2-core machine with one core busy elsewhere: a failing wait costs its
+# timeout once, a passing one returns as soon as its condition holds.
+SERVER_TIMEOUT = 120.0  # seconds: server start, kernel start
+CELL_TIMEOUT = 120_000  # milliseconds: one cell, or Run All; the page's default timeout
+EXPECT_TIMEOUT = 60_000  # milliseconds: every expect(...), instead of Playwright's 5 s
 
 
 def require_browser(server: type[JupyterServer] | None = None) -> str:
@@ -83,7 +93,8 @@ def require_browser(server: type[JupyterServer] | None = None) -> str:
     ``server`` is the class the test starts: ``JupyterLab`` (the default) or
     ``JupyterNotebook``.
     """
-    require_module("playwright.sync_api")
+    playwright = require_module("playwright.sync_api")
+    playwright.expect.set_options(timeout=EXPECT_TIMEOUT)
     require_module((server or JupyterLab).package)
     return require_program("chromium")
 
@@ -94,12 +105,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _get_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=5) as response:
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as response:
         return json.loads(response.read().decode())
 
 
-def _poll(check, what: str, timeout: float = SERVER_TIMEOUT, interval: float = 0.1) -> Any:
+def poll(check, what: str, timeout: float = SERVER_TIMEOUT, interval: float = 0.1) -> Any:
     """Call ``check()`` until it returns something truthy; a poll, not a sleep-and-hope."""
     deadline = time.monotonic() + timeout
     last_error: Exception | None = None
@@ -174,7 +185,8 @@ class JupyterServer:
                 start_new_session=True,  # its own process group: stop() ends it and its kernels
             )
         try:
-            _poll(self._status_ok, f"{self.title} to answer /api/status")
+            poll(self._status_ok, f"{self.title} to answer /api/status")
+            self._check_overrides()
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -182,16 +194,17 @@ class JupyterServer:
 
     def _env(self) -> dict[str, str]:
         env = dict(os.environ)
-        for name in ("config", "runtime", "settings", "workspaces", "data"):
+        for name in ("config", "runtime", "settings", "workspaces", "data", "app-settings"):
             (self.tmp / name).mkdir()
         env["JUPYTER_CONFIG_DIR"] = str(self.tmp / "config")
         env["JUPYTER_RUNTIME_DIR"] = str(self.tmp / "runtime")
         env["JUPYTERLAB_SETTINGS_DIR"] = str(self.tmp / "settings")
         env["JUPYTERLAB_WORKSPACES_DIR"] = str(self.tmp / "workspaces")
         env["IPYTHONDIR"] = str(self.tmp / "ipython")
-        news = self.tmp / "settings" / "@jupyterlab" / "apputils-extension"
-        news.mkdir(parents=True)
-        (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+        overrides = json.loads(PROJECT_SETTINGS.read_text())
+        for plugin, values in TEST_OVERRIDES.items():
+            overrides.setdefault(plugin, {}).update(values)
+        (self.tmp / "app-settings" / "overrides.json").write_text(json.dumps(overrides))
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
         env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
@@ -207,16 +220,27 @@ class JupyterServer:
             "--ServerApp.port_retries=0",
             f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}",
+            # both apps read settings defaults from their own app_settings_dir; `jupyter
+            # notebook` loads the jupyterlab extension as well, whose /lab/api/settings wins
+            f"--LabApp.app_settings_dir={self.tmp / 'app-settings'}",
+            f"--JupyterNotebookApp.app_settings_dir={self.tmp / 'app-settings'}",
             # the jupyterlab server extension is loaded by `jupyter notebook` too: no news,
-            # no update checks, in either app
+            # no update checks on the server's side either, in either app
             "--LabApp.news_url=",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         ]
 
+    def _check_overrides(self) -> None:
+        """The app took the settings defaults: a misspelt option would be ignored silently."""
+        tracker = self.settings_schema("@jupyterlab/notebook-extension:tracker")
+        mode = tracker["properties"]["windowingMode"]["default"]
+        if mode != "none":
+            raise RuntimeError(f"{self.title} ignored the test overrides: windowingMode={mode}")
+
     def _status_ok(self) -> bool:
         if self.process is not None and self.process.poll() is not None:
             raise RuntimeError(f"{self.title} exited with {self.process.returncode}:\n{self.log()}")
-        return bool(_get_json(self.api("status")))
+        return bool(get_json(self.api("status")))
 
     def api(self, path: str) -> str:
         return f"{self.base}/api/{path}?token={self.token}"
@@ -232,12 +256,16 @@ class JupyterServer:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path else ""
 
+    def settings_schema(self, plugin: str) -> dict[str, Any]:
+        """A plugin's settings schema as the server hands it to the page (overrides applied)."""
+        return get_json(f"{self.base}/lab/api/settings/{plugin}?token={self.token}")["schema"]
+
     def kernels(self) -> list[dict[str, Any]]:
-        return _get_json(self.api("kernels"))
+        return get_json(self.api("kernels"))
 
     def sessions(self) -> list[dict[str, Any]]:
         """The open notebooks' sessions: ``path`` (inside the folder) and ``kernel``."""
-        return _get_json(self.api("sessions"))
+        return get_json(self.api("sessions"))
 
     def __exit__(self, *exc: object) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -320,6 +348,8 @@ class NotebookPage:
         self.errors: list[str] = []
         self.known_errors: list[str] = []  # the server's known_page_errors that happened
         self.console_errors: list[str] = []
+        # the page's widget messages to its kernel (Jupyter's comm_msg), in order
+        self.comm_messages_sent: list[str | bytes] = []
         self._playwright = None
         self._context = None
         self.page = None
@@ -341,16 +371,25 @@ class NotebookPage:
             self._context.set_default_timeout(CELL_TIMEOUT)
             self.page = self._context.new_page()
             self.page.on("pageerror", self._page_error)
+            self.page.on("websocket", self._websocket)
             self.page.on(
                 "console",
                 lambda msg: self.console_errors.append(msg.text) if msg.type == "error" else None,
             )
             self.page.goto(self.lab.url(self.notebook))
-            self.page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+            self.wait_rendered()
         except BaseException:
             self.__exit__(*sys.exc_info())
             raise
         return self
+
+    def _websocket(self, socket: Any) -> None:
+        if "/api/kernels/" in socket.url:
+            socket.on("framesent", self._frame_sent)
+
+    def _frame_sent(self, payload: str | bytes) -> None:
+        if ("comm_msg" if isinstance(payload, str) else b"comm_msg") in payload:
+            self.comm_messages_sent.append(payload)
 
     def _page_error(self, error: Any) -> None:
         message, stack = str(error), getattr(error, "stack", None) or ""
@@ -382,6 +421,14 @@ class NotebookPage:
 
     # -- kernel and cells ---------------------------------------------------------------
 
+    def wait_rendered(self) -> None:
+        """Until the page shows as many cells as the notebook file has (all attached)."""
+        from playwright.sync_api import expect
+
+        assert self.lab.root is not None
+        cells = json.loads((self.lab.root / self.notebook).read_text())["cells"]
+        expect(self.page.locator(".jp-Notebook .jp-Cell")).to_have_count(len(cells))
+
     def wait_for_kernel(self) -> dict[str, Any]:
         """Until the notebook's kernel is idle and connected (see the module docstring).
 
@@ -402,7 +449,7 @@ class NotebookPage:
                     return kernel
             return None
 
-        return _poll(ready, "the kernel to be idle and connected")
+        return poll(ready, "the kernel to be idle and connected")
 
     def menu(self, *path: str) -> None:
         """Click through the menu bar: ``menu("Run", "Run All Cells")``.
@@ -488,5 +535,9 @@ __all__ = [
     "NotebookPage",
     "require_browser",
     "ARTIFACTS",
+    "CELL_TIMEOUT",
+    "EXPECT_TIMEOUT",
     "free_port",
+    "get_json",
+    "poll",
 ]

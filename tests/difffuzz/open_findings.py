@@ -20,10 +20,8 @@ class Open:
 OPEN: tuple[Open, ...] = (
     Open("W1 numpy warnings reach the user", r"minigrad RuntimeWarning"),
     Open("W2 var/std degrees-of-freedom warning", r"degrees of freedom"),
-    Open("W3 .T warnings", r"missing-warning .*(Tensor\.T is deprecated|`x\.T`)"),
     Open("N1 grad_fn names", r"^grad_fn @"),
     Open("G1 graph structure", r"^graph @"),
-    Open("D1 sum(dtype=bool)", r"^(dtype|missing-raises) @ sum_dtype"),
     Open("A2 axis= alias", r"@ sum_axis:"),
     Open("A3 range as an index", r"@ index_range:"),
     Open("A6 size-0 dims in softmax and losses", r"zero-size array|@ (nll|cross_entropy\w*): "),

@@ -50,7 +50,9 @@ def test_lesson_runs_in_jupyterlab(path):
     start = time.perf_counter()
     name = path.relative_to(LESSONS_DIR).as_posix()
     with JupyterLab(LESSONS_DIR) as lab, lab.open(name, name.replace("/", "-")) as nb:
-        expect(nb.code_cells()).to_have_count(len(cells))
+        expect(nb.code_cells()).to_have_count(
+            len(cells), timeout=RUN_ALL_TIMEOUT
+        )  # slow under load
         nb.run_all()
         nb.wait_until_executed(timeout=RUN_ALL_TIMEOUT)
 

@@ -20,7 +20,6 @@ class Open:
 OPEN: tuple[Open, ...] = (
     Open("W1 numpy warnings reach the user", r"minigrad RuntimeWarning"),
     Open("W2 var/std degrees-of-freedom warning", r"degrees of freedom"),
-    Open("W3 .T warnings", r"missing-warning .*(Tensor\.T is deprecated|`x\.T`)"),
     Open("N1 grad_fn names", r"^grad_fn @"),
     Open("G1 graph structure", r"^graph @"),
     Open("A2 axis= alias", r"@ sum_axis:"),

@@ -225,6 +225,7 @@ class ArrayFunction(Function):
     """
 
     n_params = 0
+    grad_position = 0  # ``call``: which argument is the gradient (a Tensor under create_graph)
     broadcasts = False
     is_view = False
     default_float = True
@@ -246,9 +247,8 @@ class ArrayFunction(Function):
     @classmethod
     def call(cls, *args: Any) -> Any:
         """This op inside another op's backward formula (see ``minigrad.ops.namespace``)."""
-        for a in args:
-            if isinstance(a, Tensor):
-                return cls.apply(*args)
+        if isinstance(args[cls.grad_position], Tensor):
+            return cls.apply(*args)
         return cls.forward(_DISCARD, *args)
 
     @classmethod
@@ -499,18 +499,13 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
 
 
 class _Discard:
-    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded, nothing kept.
+    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded.
 
-    One instance serves every call: a forward may set settings on it (``ctx.axis``) and
-    read them back at once; none is kept once the forward returns.
+    One instance serves every call (the fast path makes no object): a forward may set
+    settings on it (``ctx.axis``); nothing reads them back.
     """
 
-    __slots__ = ()
-
     def save_for_backward(self, *values: Any) -> None:
-        pass
-
-    def __setattr__(self, name: str, value: Any) -> None:
         pass
 
 

@@ -101,7 +101,7 @@ class AddAlpha(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, grad * ctx.alpha
+        return grad, MulScalar.call(grad, ctx.alpha)
 
 
 class SubAlpha(AddAlpha):
@@ -119,7 +119,7 @@ class SubAlpha(AddAlpha):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, grad * -ctx.alpha
+        return grad, MulScalar.call(grad, -ctx.alpha)
 
 
 class RSub(ArrayFunction):

@@ -40,18 +40,46 @@ observers: list = []  # see minigrad.autograd.graph.register_backward_observer
 
 
 def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
+    """How many edges point at each node reachable from ``roots``; each node is walked once
+    (a root that another root reaches, as ``z = f(y)`` in ``backward([y, z])``, too)."""
     deps: dict[Node, int] = {}
     stack = list(roots)
+    walked = set(stack)  # the roots are on the stack already
     while stack:
         for fn in stack.pop()._next:
             if fn is not None:
                 count = deps.get(fn)
                 if count is None:
                     deps[fn] = 1
-                    stack.append(fn)
+                    if fn not in walked:
+                        stack.append(fn)
                 else:
                     deps[fn] = count + 1
     return deps
+
+
+def _reaching(roots: Sequence[Node], targets: dict[Node, int]) -> set[Node]:
+    """The nodes below ``roots`` from which a ``targets`` node can be reached.
+
+    ``autograd.grad`` runs only those (as PyTorch does): a node whose gradients can
+    reach none of the inputs asked for is skipped, its hooks and backward included.
+    A depth-first walk without recursion: a node is decided once all below it are.
+    """
+    needed: set[Node] = set()
+    walked: set[Node] = set()
+    stack: list = [(node, False) for node in roots]
+    while stack:
+        node, below_done = stack.pop()
+        if below_done:
+            if node in targets or any(fn in needed for fn in node._next):
+                needed.add(node)
+            continue
+        if node in walked:
+            continue
+        walked.add(node)
+        stack.append((node, True))
+        stack.extend([(fn, False) for fn in node._next if fn is not None and fn not in walked])
+    return needed
 
 
 def execution_order(roots: Sequence[Node]) -> list[Node]:
@@ -95,6 +123,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
     ready = [(-node._seq, node) for node in start if node not in deps]
     heapify(ready)
     captured: list = [None] * len(capture) if capture else []
+    needed = _reaching(start, capture) if capture else None
     watchers = tuple(observers) if order is None else ()
     for w in watchers:
         w.on_backward_begin(start)
@@ -107,6 +136,8 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
             if order is not None:
                 order.append(node)
             grad = buffers.pop(node, None)
+            if needed is not None and node not in needed:
+                grad = None  # its gradients reach none of the inputs: not run
             if grad is None:
                 outs = (None,) * len(node._next)
             else:
@@ -316,8 +347,11 @@ def grad(
     anything they depend on requires grad) and can be differentiated again;
     ``retain_graph`` then defaults to True.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if grad_outputs is not None:
         grad_outputs = _as_tuple(grad_outputs)
     roots = [_root_node(t, i) for i, t in enumerate(outputs)]

@@ -225,6 +225,7 @@ class ArrayFunction(Function):
     """
 
     n_params = 0
+    grad_position = 0  # ``call``: which argument is the gradient (a Tensor under create_graph)
     broadcasts = False
     is_view = False
     default_float = True
@@ -234,6 +235,7 @@ class ArrayFunction(Function):
         cls._Node._run = _array_node_run
         cls._Node._run_graph = _array_node_run_graph
         cls._Node._backward = staticmethod(cls.backward)
+        cls._Node.__call__ = _call_node  # built-in nodes are callable (custom ones are not)
         if not cls.broadcasts and "apply" not in cls.__dict__:
             n_inputs = cls.forward.__code__.co_argcount - 1 - cls.n_params
             if n_inputs == 1 and not cls.forward.__code__.co_flags & 0x04:
@@ -245,9 +247,8 @@ class ArrayFunction(Function):
     @classmethod
     def call(cls, *args: Any) -> Any:
         """This op inside another op's backward formula (see ``minigrad.ops.namespace``)."""
-        for a in args:
-            if isinstance(a, Tensor):
-                return cls.apply(*args)
+        if isinstance(args[cls.grad_position], Tensor):
+            return cls.apply(*args)
         return cls.forward(_DISCARD, *args)
 
     @classmethod
@@ -394,6 +395,27 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     return result
 
 
+def _call_node(self: BackwardNode, *grads: Any) -> Any:
+    """``y.grad_fn(grad)``: this node's backward run by hand, as PyTorch's nodes allow.
+
+    It runs on Tensors in the current grad mode (so with grad on, what it returns has a
+    graph), gives None for an input that needs no gradient, and returns a tuple only for
+    a node with several inputs. Hooks do not run and nothing is freed.
+    """
+    if len(grads) != 1:
+        raise TypeError(f"expected 1 arguments, got {len(grads)} instead")
+    (grad,) = grads
+    if grad is None:
+        outs: tuple = (None,) * len(self._next)
+    elif not isinstance(grad, Tensor):
+        raise TypeError("argument 0 is not a Variable")
+    else:
+        outs = tuple(
+            [None if fn is None else g for fn, g in zip(self._next, self._run_graph(grad))]
+        )
+    return outs[0] if len(outs) == 1 else outs
+
+
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     """Run an ArrayFunction's backward and sum gradients back to broadcast inputs."""
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
@@ -477,18 +499,13 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
 
 
 class _Discard:
-    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded, nothing kept.
+    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded.
 
-    One instance serves every call: a forward may set settings on it (``ctx.axis``) and
-    read them back at once; none is kept once the forward returns.
+    One instance serves every call (the fast path makes no object): a forward may set
+    settings on it (``ctx.axis``); nothing reads them back.
     """
 
-    __slots__ = ()
-
     def save_for_backward(self, *values: Any) -> None:
-        pass
-
-    def __setattr__(self, name: str, value: Any) -> None:
         pass
 
 

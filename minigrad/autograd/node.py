@@ -168,6 +168,12 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._seq = _ACCUMULATE_PRIORITY + next(sequence)
 
+    def __call__(self, grad: Tensor) -> tuple:
+        """``acc(grad)``: accumulate ``grad`` into the leaf's ``.grad`` by hand (as PyTorch)."""
+        if not isinstance(grad, Tensor):
+            raise TypeError("argument 0 is not a Variable")
+        return self._run(np.array(grad._data))
+
     def _run(self, grad: np.ndarray) -> tuple:
         var = self.variable
         data = var._data

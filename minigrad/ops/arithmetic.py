@@ -106,7 +106,7 @@ class AddAlpha(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, grad * ctx.alpha
+        return grad, MulScalar.call(grad, ctx.alpha)
 
 
 class SubAlpha(AddAlpha):
@@ -124,7 +124,7 @@ class SubAlpha(AddAlpha):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, grad * -ctx.alpha
+        return grad, MulScalar.call(grad, -ctx.alpha)
 
 
 class RSub(ArrayFunction):

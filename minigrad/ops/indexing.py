@@ -131,6 +131,7 @@ class IndexPutBackward(ArrayFunction):
 
     node_name = "IndexPutImplBackward0"
     n_params = 1
+    grad_position = 1
 
     @staticmethod
     def forward(ctx, zeros, grad, key):

@@ -86,7 +86,7 @@ class Sign(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
-        return np.sign(a)
+        return a.copy() if a.dtype is _BOOL else np.sign(a)  # numpy has no bool sign
 
     @staticmethod
     def backward(ctx, grad):

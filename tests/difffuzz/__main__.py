@@ -13,7 +13,7 @@ import time
 
 import minigrad
 
-from .campaign import campaign, cause, check
+from .campaign import cause, check, parallel_campaign
 from .minimise import minimise
 from .open_findings import open_finding
 from .table import missing
@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay", type=int, help="run the program of this id only")
     parser.add_argument("--minimise", action="store_true", help="shrink the programs shown")
     parser.add_argument("--examples", type=int, default=1, help="program ids shown per cause")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to run them in")
     args = parser.parse_args(argv)
     torch = _torch()
 
@@ -53,10 +54,16 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     start = time.perf_counter()
-    differing, causes = campaign(args.n, args.seed, torch, minigrad)
+    differing, causes = parallel_campaign(args.n, args.seed, torch, minigrad, args.jobs)
     seconds = time.perf_counter() - start
     same = args.n - len(differing)
-    print(f"{same}/{args.n} programs identical ({100 * same / args.n:.2f}%), {seconds:.0f} s")
+    allowed = sum(c for k, c in causes.items() if k.startswith("allowed: "))
+    print(
+        f"{same}/{args.n} programs identical ({100 * same / args.n:.2f}%), {seconds:.0f} s"
+        + (f" ({allowed} of them by the allow-list)" if allowed else "")
+    )
+    for key in [k for k in causes if k.startswith("allowed: ")]:
+        del causes[key]
     examples: dict[str, list[int]] = {}
     for o in differing:
         examples.setdefault(cause(o.program, o.difference), []).append(o.program.seed)

@@ -75,16 +75,47 @@ def cause(program: Program, d: Difference) -> str:
     return f"{d.field} @ {op}"
 
 
-def campaign(n: int, seed: int, torch, minigrad, progress=None) -> tuple[list[Outcome], Counter]:
-    """``n`` programs; the outcomes that differ (allowed ones left out) and causes counted."""
+def campaign(
+    n: int, seed: int, torch, minigrad, progress=None, start: int = 0, step: int = 1
+) -> tuple[list[Outcome], Counter]:
+    """Programs ``start, start + step, ...`` below ``n``; the outcomes that differ (allowed ones
+    left out) and the causes counted (the allowed ones under ``"allowed: <reason>"``)."""
     differing: list[Outcome] = []
     causes: Counter = Counter()
-    for i in range(n):
+    for i in range(start, n, step):
         outcome = check(program_id(seed, i), torch, minigrad)
         d = outcome.difference
-        if d is not None and allowed(d.line()) is None:
-            differing.append(outcome)
-            causes[cause(outcome.program, d)] += 1
+        if d is not None:
+            entry = allowed(d.line())
+            if entry is None:
+                differing.append(outcome)
+                causes[cause(outcome.program, d)] += 1
+            else:
+                causes["allowed: " + entry.reason] += 1
         if progress:
             progress(i)
     return differing, causes
+
+
+def parallel_campaign(n: int, seed: int, torch, minigrad, jobs: int) -> tuple[list, Counter]:
+    """``campaign`` in ``jobs`` forked processes (program ``i`` goes to process ``i % jobs``)."""
+    if jobs <= 1:
+        return campaign(n, seed, torch, minigrad)
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        parts = pool.starmap(
+            _part, [(n, seed, torch.__name__, minigrad.__name__, j, jobs) for j in range(jobs)]
+        )
+    differing = sorted((o for part, _ in parts for o in part), key=lambda o: o.program.seed)
+    causes: Counter = Counter()
+    for _, c in parts:
+        causes.update(c)
+    return differing, causes
+
+
+def _part(n, seed, torch_name, minigrad_name, start, step):
+    import importlib
+
+    torch, minigrad = importlib.import_module(torch_name), importlib.import_module(minigrad_name)
+    return campaign(n, seed, torch, minigrad, start=start, step=step)

@@ -155,6 +155,9 @@ class Builder:
             return ", ".join(map(str, perm)) if perm else "()"
         if key == "shape":
             return self.reshape_target(shape)
+        if key in ("shape_tuple", "perm_tuple"):
+            inner = self.resolve(key.removesuffix("_tuple"), x, out)
+            return "()" if inner == "()" else f"({inner},)"
         if key == "expand":
             target = [rng.choice((2, 3)) if d == 1 and rng.random() < 0.5 else d for d in shape]
             if rng.random() < 0.3:

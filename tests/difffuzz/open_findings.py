@@ -18,7 +18,6 @@ class Open:
 
 
 OPEN: tuple[Open, ...] = (
-    Open("W3 .T warnings", r"missing-warning .*(Tensor\.T is deprecated|`x\.T`)"),
     Open("N1 grad_fn names", r"^grad_fn @"),
     # matmul above 2-d: torch folds it into mm/mv or bmm, and its errors come from those
     Open("G1 graph structure", r"^graph @|^raises @ matmul\w*: "),

@@ -146,7 +146,7 @@ OPS: tuple[Op, ...] = (
     # -- shapes and views -----------------------------------------------------------------------
     Op("view", "{x}.view({shape})"),
     Op("reshape", "{x}.reshape({shape})", w=2),
-    Op("reshape_fn", "T.reshape({x}, ({shape},))"),
+    Op("reshape_fn", "T.reshape({x}, {shape_tuple})"),
     Op("flatten", "{x}.flatten()"),
     Op("flatten_dim", "T.flatten({x}, {dim})"),
     Op("squeeze", "{x}.squeeze()"),
@@ -157,7 +157,7 @@ OPS: tuple[Op, ...] = (
     Op("T", "{x}.T"),
     Op("mT", "{x}.mT"),
     Op("permute", "{x}.permute({perm})"),
-    Op("permute_fn", "T.permute({x}, ({perm},))"),
+    Op("permute_fn", "T.permute({x}, {perm_tuple})"),
     Op("expand", "{x}.expand({expand})"),
     Op("expand_as", "{x}.expand_as({y})"),
     Op("contiguous", "{x}.contiguous()"),

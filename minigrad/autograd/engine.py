@@ -129,7 +129,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
         w.on_backward_begin(start)
     nan_check = anomaly.enabled and anomaly.check_nan
     node = None
-    token = quiet()  # numpy's inf/nan warnings: PyTorch's backward is silent
+    token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         while ready:
             node = heappop(ready)[1]

@@ -13,7 +13,7 @@ and fails the same way. The layers, bottom to top:
 - ``nn``, ``optim``, ``serialization``: models, optimizers, safe save/load.
 """
 
-from . import _tensor_methods, autograd, nn, optim
+from . import _tensor_methods, accelerator, autograd, cuda, linalg, nn, optim
 from ._dtypes import (
     Size,
     bool,
@@ -83,6 +83,19 @@ from ._functions.reduction import (
     std,
     sum,
     var,
+)
+from ._functions.scans import amax, amin, cumsum, norm, prod
+from ._functions.selection import (
+    bmm,
+    chunk,
+    gather,
+    masked_fill,
+    narrow,
+    normal,
+    repeat,
+    round,
+    split,
+    square,
 )
 from ._functions.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
 from ._legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor

@@ -144,6 +144,15 @@ class device:  # noqa: N801 - PyTorch spells it in lower case
 CPU = device("cpu")
 
 
+def check_device(d: object) -> None:
+    """minigrad computes on the CPU; a CUDA device gets PyTorch's error on a machine without."""
+    if d is None or str(d) == "cpu":
+        return
+    if str(d).partition(":")[0] == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    raise RuntimeError(f"minigrad only has the 'cpu' device, not {d!r}")
+
+
 class Size(tuple):
     """The shape of a tensor: a tuple that prints as ``minigrad.Size([2, 2])``."""
 

@@ -1758,6 +1758,10 @@ _EDGES: dict[str, str] = {
         show(T.tensor([-1., 0.5, 1.5, -1.5]) % T.tensor([1., -0.5, -1., 1.]),
              T.tensor([-3, 3]) % 2, T.remainder(T.tensor([-3., 3.]), -2))
     """,
+    "sign_and_sgn_of_bool": """
+        m = T.tensor([True, False])
+        show(m.sign(), m.sgn(), T.sign(T.tensor(True)), T.tensor([-2, 0, 3]).sign())
+    """,
     "sum_over_a_repeated_dim": """
         T.ones(2, 2).sum((1, -1))
     """,

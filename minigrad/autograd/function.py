@@ -270,18 +270,18 @@ class ArrayFunction(Function):
                 values.append(x)
             nexts.append(None)
         ctx = cls._Node()
-        token = quiet()
+        token = quiet()  # no numpy warnings for inf and nan (minigrad/_quiet.py)
         try:
             if n_params:
                 out = cls.forward(ctx, *values, *args[len(inputs) :])
             else:
                 out = cls.forward(ctx, *values)
+            if type(out) is not _ndarray:
+                out = _as_array(ctx, out)
+            if out.dtype is _F64 and cls.default_float:
+                out = _keep_default_float(out, inputs)
         finally:
             loud(token)
-        if type(out) is not _ndarray:
-            out = _as_array(ctx, out)
-        if out.dtype is _F64 and cls.default_float:
-            out = _keep_default_float(out, inputs)
         requires = requires and _grad_state.enabled
         result = new_tensor(out, ctx if requires else None, requires)
         if cls.is_view:
@@ -314,12 +314,12 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     token = quiet()
     try:
         out = cls.forward(ctx, data, *params)
+        if type(out) is not _ndarray:
+            out = _as_array(ctx, out)
+        if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
+            out = out.astype(get_default_dtype().numpy)
     finally:
         loud(token)
-    if type(out) is not _ndarray:
-        out = _as_array(ctx, out)
-    if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
-        out = out.astype(get_default_dtype().numpy)
     requires = a._requires_grad and _grad_state.enabled
     result = new_tensor(out, ctx if requires else None, requires)
     if cls.is_view:  # same memory as ``a``: same version counter
@@ -359,15 +359,15 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     token = quiet()
     try:
         out = cls.forward(ctx, ad, bd)
+        if type(out) is not _ndarray:
+            out = _as_array(ctx, out)
+        if out.dtype is _F64:
+            out = _keep_default_float(out, (a, b))
     except ValueError:
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it
     finally:
         loud(token)
-    if type(out) is not _ndarray:
-        out = _as_array(ctx, out)
-    if out.dtype is _F64:
-        out = _keep_default_float(out, (a, b))
     if not ((ar or br) and _grad_state.enabled):
         return new_tensor(out)
     result = new_tensor(out, ctx, True)

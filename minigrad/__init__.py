@@ -107,6 +107,7 @@ from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference,
     is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,

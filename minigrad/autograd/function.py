@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import get_default_dtype, promote_zero_dim
+from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
 from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
@@ -214,7 +214,10 @@ class ArrayFunction(Function):
     - ``is_view``: the output shares memory and version counter with input 0;
     - ``default_float``: a float64 result computed from inputs that are not float64
       (integers, Python floats) becomes float32, as in PyTorch (numpy would keep
-      float64); False for ops that choose their dtype on purpose (``to``).
+      float64); False for ops that choose their dtype on purpose (``to``);
+    - ``promotes``: two tensor inputs, elementwise (``where``, ``add(alpha=)``): a 0-d one
+      follows PyTorch's type promotion (``promote_pair``), as every binary operator does
+      (the two-input short path always applies it).
 
     ``call(*args)`` is how a backward formula uses another op (``TanhBackward``): on
     arrays it runs that op's forward and nothing else; on Tensors it records it.
@@ -229,6 +232,7 @@ class ArrayFunction(Function):
     broadcasts = False
     is_view = False
     default_float = True
+    promotes = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -269,6 +273,8 @@ class ArrayFunction(Function):
             else:
                 values.append(x)
             nexts.append(None)
+        if cls.promotes:
+            values[0], values[1] = promote_pair(values[0], values[1])
         ctx = cls._Node()
         token = quiet()  # no numpy warnings for inf and nan (minigrad/_quiet.py)
         try:
@@ -349,7 +355,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         bd, br = b._data, b._requires_grad
     else:
         bd, br = b, False
-    if (
+    if (  # promote_pair, inlined: this is the hot path of every + - * /
         type(ad) is _ndarray
         and type(bd) is _ndarray
         and ad.dtype is not bd.dtype

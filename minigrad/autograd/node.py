@@ -365,7 +365,7 @@ class BackwardNode(Node):
             if k < n and (value is values[k] or value is inputs[k]):
                 x = inputs[k]
                 if isinstance(x, Tensor):
-                    if type(x._vc) is InferenceVersion:
+                    if isinstance(x._vc, InferenceVersion):
                         raise RuntimeError(_INFERENCE_SAVED)
                     checks += (x._vc, x._vc[0], k)
                     continue
@@ -374,7 +374,7 @@ class BackwardNode(Node):
                 if value is array or value is inputs[i]:
                     x = inputs[i]
                     if isinstance(x, Tensor):
-                        if type(x._vc) is InferenceVersion:
+                        if isinstance(x._vc, InferenceVersion):
                             raise RuntimeError(_INFERENCE_SAVED)
                         checks += (x._vc, x._vc[0], i)
                         break

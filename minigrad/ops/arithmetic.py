@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtypes import promote_zero_dim
 from ..autograd.function import ArrayFunction
 from .namespace import namespace
 
@@ -94,6 +93,7 @@ class AddAlpha(ArrayFunction):
 
     node_name = "AddBackward0"
     broadcasts = True
+    promotes = True
     n_params = 1
 
     @staticmethod
@@ -486,17 +486,11 @@ class DivRounded(ArrayFunction):
 
     node_name = "DivBackward2"
     broadcasts = True
+    promotes = True
     n_params = 1
 
     @staticmethod
     def forward(ctx, a, b, mode):
-        if (
-            type(a) is np.ndarray
-            and type(b) is np.ndarray
-            and a.dtype != b.dtype
-            and (a.ndim == 0) != (b.ndim == 0)
-        ):
-            a, b = promote_zero_dim(a, b)
         if np.result_type(a, b) == _BOOL:
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)

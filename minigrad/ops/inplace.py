@@ -25,12 +25,8 @@ _grad_state = grad_mode.state
 
 def check_inplace(t: Tensor, others: tuple = ()) -> bool:
     """Raise PyTorch's error for in-place on a leaf that requires grad; say if graph is needed."""
-    if type(t._vc) is InferenceVersion and not _grad_state.inference:
-        raise RuntimeError(
-            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-            "make a clone to get a normal tensor before doing inplace update.See "
-            "https://github.com/pytorch/rfcs/pull/17 for more details."
-        )
+    if type(t._vc) is not list:  # an inference tensor
+        check_inference(t)
     if not _grad_state.enabled:
         return False
     if t._requires_grad and t._grad_fn is None:
@@ -45,6 +41,19 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
     return t._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others)
+
+
+def check_inference(t: Tensor, through_index: bool = False) -> None:
+    """PyTorch refuses in-place changes to an inference tensor outside inference mode, except
+    an op on a ``detach()``ed or ``.data`` copy itself (not on a view of it, not ``t[i] = v``)."""
+    if _grad_state.inference:
+        return
+    if type(t._vc) is InferenceVersion or through_index or t._base is not None:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details."
+        )
 
 
 def _snapshot(t: Tensor) -> Tensor:
@@ -202,6 +211,8 @@ def copy_(t: Tensor, src) -> Tensor:
 
 def setitem(t: Tensor, index, value) -> Tensor:
     """``t[index] = value``: written in place; recorded as CopySlices when in the graph."""
+    if type(t._vc) is not list:  # an inference tensor
+        check_inference(t, through_index=True)
     key = as_numpy_index(index)
     if _grad_state.enabled and t._requires_grad and t._grad_fn is None:
         raise RuntimeError(

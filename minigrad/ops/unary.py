@@ -15,6 +15,7 @@ _BOOL = np.dtype(np.bool_)
 
 class Exp(ArrayFunction):
     node_name = "ExpBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -31,6 +32,7 @@ class Exp(ArrayFunction):
 
 class Log(ArrayFunction):
     node_name = "LogBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -46,6 +48,7 @@ class Log(ArrayFunction):
 
 class Sqrt(ArrayFunction):
     node_name = "SqrtBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -62,6 +65,7 @@ class Sqrt(ArrayFunction):
 
 class Abs(ArrayFunction):
     node_name = "AbsBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -98,6 +102,7 @@ class Sgn(Sign):
 
 class Sin(ArrayFunction):
     node_name = "SinBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -113,6 +118,7 @@ class Sin(ArrayFunction):
 
 class Cos(ArrayFunction):
     node_name = "CosBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -128,6 +134,7 @@ class Cos(ArrayFunction):
 
 class Tanh(ArrayFunction):
     node_name = "TanhBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -160,6 +167,7 @@ class TanhBackward(ArrayFunction):
 
 class Sigmoid(ArrayFunction):
     node_name = "SigmoidBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -194,6 +202,7 @@ class SigmoidBackward(ArrayFunction):
 
 class Relu(ArrayFunction):
     node_name = "ReluBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -233,6 +242,7 @@ class Clamp(ArrayFunction):
     """Clamp to [min, max] (either may be None); the gradient passes inside the range."""
 
     node_name = "ClampBackward1"
+    saved_names = ("self",)
     n_params = 2
 
     @staticmethod

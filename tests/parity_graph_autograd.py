@@ -81,7 +81,7 @@ GRAPH_AUTOGRAD: dict[str, str] = {
         x = T.tensor([1., 2.], requires_grad=True)
         (x * 3).grad_fn([1., 1.])
     """,
-    # -- save only what PyTorch saves ---------------------------------------------------------------
+    # -- save only what PyTorch saves ----------------------------------------------------------
     "mul_keeps_only_what_the_gradient_needs": """
         x = T.ones(2, requires_grad=True)
         c = T.full((2,), 3.)
@@ -124,7 +124,7 @@ GRAPH_AUTOGRAD: dict[str, str] = {
             x.mul_(2)
         y.sum().backward()
     """,
-    # -- saved values under PyTorch's names ---------------------------------------------------------
+    # -- saved values under PyTorch's names ---------------------------------------------------
     "saved_values_under_pytorch_names": """
         x = T.tensor([1., 2.], requires_grad=True)
         c = T.tensor([3., 4.])

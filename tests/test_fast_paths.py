@@ -149,3 +149,31 @@ def test_rows_by_integer_tensor_gradient_adds_repeated_rows():
 )
 def test_fast_path_errors_as_pytorch(fn, torch):
     assert _outcome(lambda: fn(mg))[1] == _outcome(lambda: fn(torch))[1]
+
+
+def test_makemore_steps_as_pytorch(torch):
+    """The benchmark's makemore loop (C[X], tanh, cross_entropy, SGD) for a few steps, both ways."""
+
+    def losses(lib) -> list[float]:
+        rng = np.random.default_rng(0)
+        words = rng.integers(0, 27, (200, 4))
+        X, Y = lib.tensor(words[:, :3]), lib.tensor(words[:, 3])
+        params = [
+            lib.tensor(rng.standard_normal(shape).astype(np.float32) * scale, requires_grad=True)
+            for shape, scale in (((27, 10), 1.0), ((30, 64), 0.2), ((64,), 0.01), ((64, 27), 0.1))
+        ]
+        C, W1, b1, W2 = params
+        out = []
+        for _ in range(5):
+            ix = lib.tensor(rng.integers(0, len(words), 32))
+            h = lib.tanh(C[X[ix]].view(-1, 30) @ W1 + b1)
+            loss = lib.nn.functional.cross_entropy(h @ W2, Y[ix])
+            for p in params:
+                p.grad = None
+            loss.backward()
+            for p in params:
+                p.data += -0.1 * p.grad
+            out.append(loss.item())
+        return out
+
+    np.testing.assert_allclose(losses(mg), losses(torch), rtol=1e-5)

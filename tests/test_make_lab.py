@@ -43,12 +43,13 @@ NOTIFICATION = "@jupyterlab/apputils-extension:notification"
 SOURCE_PATH = re.compile(r"(?<![\w./-])((?:docs|minigrad|widgets)/[\w./-]*\w\.(?:md|py|png))")
 
 
-def make_lab_command() -> list[str]:
+def make_lab_command(*variables: str) -> list[str]:
     """The ``jupyter lab`` command of ``make lab``, with this environment as the venv."""
     make = require_program("make")
     bin_dir = Path(sys.executable).parent
     dry_run = subprocess.run(
-        [make, "-n", "--no-print-directory", "lab", f"VENV={sys.prefix}", f"BIN={bin_dir}"],
+        [make, "-n", "--no-print-directory", "lab", f"VENV={sys.prefix}", f"BIN={bin_dir}"]
+        + list(variables),
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -110,6 +111,15 @@ def test_make_lab_serves_the_repository_and_ignores_file_arguments():
     assert Path(root).resolve() == ROOT
     # a notebook path as an argument would make its folder (lessons/) the root again
     assert not [arg for arg in command[2:] if not arg.startswith("--")], command
+
+
+def test_the_chinese_edition_opens_with_lesson():
+    """README.zh-CN.md's ``make lab LESSON=lessons/zh-CN/00_start_here.ipynb``."""
+    lesson = "lessons/zh-CN/00_start_here.ipynb"
+    assert (ROOT / lesson).exists()
+    command = make_lab_command(f"LESSON={lesson}")
+    assert f"--LabApp.default_url=/lab/tree/{lesson}" in command, command
+    assert f"--ServerApp.root_dir={ROOT}" in command, command  # still the repository
 
 
 def test_lesson_0_opens_first(lab):

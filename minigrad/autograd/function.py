@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import get_default_dtype, promote_zero_dim
+from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
 from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
@@ -224,7 +224,10 @@ class ArrayFunction(Function):
       (``{"dim": "axis"}``);
     - ``saved_when``: per saved value, the input whose gradient needs it (None: always).
       PyTorch saves ``other`` of ``x * other`` only if ``x`` requires grad; a value no
-      gradient needs is not kept (None), so changing it in place later is no error.
+      gradient needs is not kept (None), so changing it in place later is no error;
+    - ``promotes``: two tensor inputs, elementwise (``where``, ``add(alpha=)``): a 0-d one
+      follows PyTorch's type promotion (``promote_pair``), as every binary operator does
+      (the two-input short path always applies it).
 
     ``call(*args)`` is how a backward formula uses another op (``TanhBackward``): on
     arrays it runs that op's forward and nothing else; on Tensors it records it.
@@ -235,12 +238,14 @@ class ArrayFunction(Function):
     """
 
     n_params = 0
+    grad_position = 0  # ``call``: which argument is the gradient (a Tensor under create_graph)
     broadcasts = False
     is_view = False
     default_float = True
     saved_names: tuple[str, ...] = ()
     saved_when: tuple[int | None, ...] | None = None
     saved_settings: dict[str, str] = {}
+    promotes = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -264,9 +269,8 @@ class ArrayFunction(Function):
     @classmethod
     def call(cls, *args: Any) -> Any:
         """This op inside another op's backward formula (see ``minigrad.ops.namespace``)."""
-        for a in args:
-            if isinstance(a, Tensor):
-                return cls.apply(*args)
+        if isinstance(args[cls.grad_position], Tensor):
+            return cls.apply(*args)
         return cls.forward(_DISCARD, *args)
 
     @classmethod
@@ -287,19 +291,21 @@ class ArrayFunction(Function):
             else:
                 values.append(x)
             nexts.append(None)
+        if cls.promotes:
+            values[0], values[1] = promote_pair(values[0], values[1])
         ctx = cls._Node()
-        token = quiet()
+        token = quiet()  # no numpy warnings for inf and nan (minigrad/_quiet.py)
         try:
             if n_params:
                 out = cls.forward(ctx, *values, *args[len(inputs) :])
             else:
                 out = cls.forward(ctx, *values)
+            if type(out) is not _ndarray:
+                out = _as_array(ctx, out)
+            if out.dtype is _F64 and cls.default_float:
+                out = _keep_default_float(out, inputs)
         finally:
             loud(token)
-        if type(out) is not _ndarray:
-            out = _as_array(ctx, out)
-        if out.dtype is _F64 and cls.default_float:
-            out = _keep_default_float(out, inputs)
         requires = requires and _grad_state.enabled
         result = new_tensor(out, ctx if requires else None, requires)
         if cls.is_view:
@@ -332,12 +338,12 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     token = quiet()
     try:
         out = cls.forward(ctx, data, *params)
+        if type(out) is not _ndarray:
+            out = _as_array(ctx, out)
+        if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
+            out = out.astype(get_default_dtype().numpy)
     finally:
         loud(token)
-    if type(out) is not _ndarray:
-        out = _as_array(ctx, out)
-    if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
-        out = out.astype(get_default_dtype().numpy)
     requires = a._requires_grad and _grad_state.enabled
     result = new_tensor(out, ctx if requires else None, requires)
     if cls.is_view:  # same memory as ``a``: same version counter
@@ -367,7 +373,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         bd, br = b._data, b._requires_grad
     else:
         bd, br = b, False
-    if (
+    if (  # promote_pair, inlined: this is the hot path of every + - * /
         type(ad) is _ndarray
         and type(bd) is _ndarray
         and ad.dtype is not bd.dtype
@@ -377,15 +383,15 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     token = quiet()
     try:
         out = cls.forward(ctx, ad, bd)
+        if type(out) is not _ndarray:
+            out = _as_array(ctx, out)
+        if out.dtype is _F64:
+            out = _keep_default_float(out, (a, b))
     except ValueError:
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it
     finally:
         loud(token)
-    if type(out) is not _ndarray:
-        out = _as_array(ctx, out)
-    if out.dtype is _F64:
-        out = _keep_default_float(out, (a, b))
     if not ((ar or br) and _grad_state.enabled):
         return new_tensor(out)
     result = new_tensor(out, ctx, True)
@@ -559,18 +565,13 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
 
 
 class _Discard:
-    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded, nothing kept.
+    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded.
 
-    One instance serves every call: a forward may set settings on it (``ctx.axis``) and
-    read them back at once; none is kept once the forward returns.
+    One instance serves every call (the fast path makes no object): a forward may set
+    settings on it (``ctx.axis``); nothing reads them back.
     """
 
-    __slots__ = ()
-
     def save_for_backward(self, *values: Any) -> None:
-        pass
-
-    def __setattr__(self, name: str, value: Any) -> None:
         pass
 
 

@@ -332,7 +332,7 @@ class BackwardNode(Node):
             if k < n and (value is values[k] or value is inputs[k]):
                 x = inputs[k]
                 if isinstance(x, Tensor):
-                    if type(x._vc) is InferenceVersion:
+                    if isinstance(x._vc, InferenceVersion):
                         raise RuntimeError(_INFERENCE_SAVED)
                     checks += (x._vc, x._vc[0], k)
                     continue
@@ -341,7 +341,7 @@ class BackwardNode(Node):
                 if value is array or value is inputs[i]:
                     x = inputs[i]
                     if isinstance(x, Tensor):
-                        if type(x._vc) is InferenceVersion:
+                        if isinstance(x._vc, InferenceVersion):
                             raise RuntimeError(_INFERENCE_SAVED)
                         checks += (x._vc, x._vc[0], i)
                         break
@@ -375,9 +375,12 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
     owner = node if which == -1 else node._next[which]
+    if which != -1 and len(counter) > 1 and owner is not None:  # changed in place: the
+        owner = counter[1]  # input's current grad_fn, the in-place op's
     if owner is not None and not isinstance(owner, AccumulateGrad):
         op = owner.name()
-        described += f", which is output 0 of {op[: op.rfind('Backward')] or op},"
+        short = op.replace("Backward", "")  # PyTorch's words: Add, Pow1, CopySlices
+        described += f", which is output 0 of {short[:-1] if short.endswith('0') else short},"
     hint = (
         "the backtrace further above shows the operation that failed to compute its gradient. "
         "The variable in question was changed in there or anywhere later. Good luck!"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtypes import promote_zero_dim
 from ..autograd.function import ArrayFunction
 from .namespace import namespace
 
@@ -80,7 +79,10 @@ def _is_bool(x) -> bool:
 
 
 def _integral_alpha(a, b, alpha) -> None:
-    if isinstance(alpha, float) and np.result_type(a, b).kind in "iu":
+    """PyTorch's checks of ``alpha`` against the result's dtype."""
+    if isinstance(alpha, (bool, np.bool_)) and np.result_type(a, b).kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and np.result_type(a, b).kind in "iub":
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
         )
@@ -91,6 +93,7 @@ class AddAlpha(ArrayFunction):
 
     node_name = "AddBackward0"
     broadcasts = True
+    promotes = True
     n_params = 1
     saved_settings = {"alpha": "alpha"}
 
@@ -98,11 +101,13 @@ class AddAlpha(ArrayFunction):
     def forward(ctx, a, b, alpha):
         _integral_alpha(a, b, alpha)
         ctx.alpha = alpha
+        if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
+            return np.logical_or(a, np.logical_and(b, bool(alpha)))
         return a + b * alpha
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, grad * ctx.alpha
+        return grad, MulScalar.call(grad, ctx.alpha)
 
 
 class SubAlpha(AddAlpha):
@@ -120,7 +125,7 @@ class SubAlpha(AddAlpha):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, grad * -ctx.alpha
+        return grad, MulScalar.call(grad, -ctx.alpha)
 
 
 class RSub(ArrayFunction):
@@ -431,6 +436,7 @@ class FloorDivide(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
+        _no_bool_division(a, b, "div_floor")
         _no_integer_division_by_zero(a, b)
         return np.floor_divide(a, b)
 
@@ -491,17 +497,11 @@ class DivRounded(ArrayFunction):
 
     node_name = "DivBackward2"
     broadcasts = True
+    promotes = True
     n_params = 1
 
     @staticmethod
     def forward(ctx, a, b, mode):
-        if (
-            type(a) is np.ndarray
-            and type(b) is np.ndarray
-            and a.dtype != b.dtype
-            and (a.ndim == 0) != (b.ndim == 0)
-        ):
-            a, b = promote_zero_dim(a, b)
         if np.result_type(a, b) == _BOOL:
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
@@ -511,3 +511,27 @@ class DivRounded(ArrayFunction):
     def backward(ctx, grad):
         zeros = grad * 0
         return zeros, zeros
+
+
+class RSubTensor(ArrayFunction):
+    """``rsub(x, y)`` of two tensors: ``y - alpha * x``, edges in the order (x, y)."""
+
+    node_name = "RsubBackward0"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        if _is_bool(a) or _is_bool(b):
+            SubAlpha.forward(ctx, a, b, alpha)  # PyTorch's error for bools
+        ctx.alpha = alpha
+        return b - a * alpha if alpha != 1 else b - a
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad * ctx.alpha if ctx.alpha != 1 else -grad, grad
+
+
+def _no_bool_division(a, b, kernel: str) -> None:
+    if _is_bool(a) and _is_bool(b):
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Bool'")

@@ -199,3 +199,33 @@ def _check_batched(a: np.ndarray, b: np.ndarray) -> None:
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, "
             f"{a2.shape[-1]}] but got: [{n}, {b2.shape[-2]}]."
         )
+
+
+class Bmm(ArrayFunction):
+    """``bmm``: a batch of matrix products, ``(b, n, m) @ (b, m, p)``, no broadcasting."""
+
+    node_name = "BmmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.ndim != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if b.ndim != 3:
+            raise RuntimeError("batch2 must be a 3D tensor")
+        if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
+            )
+        if a.dtype != b.dtype:
+            raise RuntimeError(
+                f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
+            )
+        ctx.save_for_backward(a, b)
+        return np.matmul(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        xp = namespace(grad)
+        return grad @ xp.swapaxes(b, 1, 2), xp.swapaxes(a, 1, 2) @ grad

@@ -269,3 +269,55 @@ class BinaryCrossEntropyWithLogits(ArrayFunction):
         if need_target:
             grad_target = g * (-input if pw is None else -input - (pw - 1) * _log_sigmoid(input))
         return grad_input, grad_target
+
+
+class SmoothL1Loss(ArrayFunction):
+    """``0.5 * d ** 2 / beta`` where ``|d| < beta``, ``|d| - 0.5 * beta`` elsewhere (d = x - y)."""
+
+    node_name = "SmoothL1LossBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, input, target, reduction, beta):
+        ctx.save_for_backward(input, target)
+        diff = input - target
+        ctx.reduction, ctx.beta = reduction, beta
+        small = np.abs(diff) < beta
+        loss = np.where(small, 0.5 * diff * diff / beta, np.abs(diff) - 0.5 * beta)
+        return reduce(loss.astype(diff.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        xp = namespace(grad)
+        diff = input - target
+        small = np.abs(xp.data(diff)) < ctx.beta
+        slope = xp.where(small, diff / ctx.beta, xp.sign(diff))
+        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
+        return g, -g
+
+
+class HuberLoss(ArrayFunction):
+    """``0.5 * d ** 2`` where ``|d| < delta``, ``delta * (|d| - 0.5 * delta)`` elsewhere."""
+
+    node_name = "HuberLossBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, input, target, reduction, delta):
+        ctx.save_for_backward(input, target)
+        diff = input - target
+        ctx.reduction, ctx.delta = reduction, delta
+        small = np.abs(diff) < delta
+        loss = np.where(small, 0.5 * diff * diff, delta * (np.abs(diff) - 0.5 * delta))
+        return reduce(loss.astype(diff.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        xp = namespace(grad)
+        diff = input - target
+        small = np.abs(xp.data(diff)) < ctx.delta
+        slope = xp.where(small, diff, xp.sign(diff) * ctx.delta)
+        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
+        return g, -g

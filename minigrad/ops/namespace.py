@@ -100,6 +100,8 @@ class NumpyNamespace:
 
     @staticmethod
     def mean(x, axes, keepdims=False):
+        if x.size == 0:  # nan, without numpy's "Mean of empty slice" warning
+            return np.add.reduce(x, axis=axes, keepdims=keepdims) / np.array(0, x.dtype)
         return x.mean(axis=axes, keepdims=keepdims)
 
     @staticmethod

@@ -256,6 +256,8 @@ def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
     if grad.shape == shape:
         return grad
     lead = grad.ndim - len(shape)
+    if lead == 1 and grad.shape[1:] == shape:  # a bias added to every row: one reduce
+        return np.add.reduce(grad, axis=0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
     )

@@ -270,6 +270,7 @@ class BackwardNode(Node):
     """The node (and ``ctx``) of a Function call; subclassed once per Function."""
 
     _saved_checks: tuple = ()
+    _saved_unless: tuple | None = None  # (slot, input) pairs: see ArrayFunction.saved_when
     _shapes: tuple | None = None
     _tensor_positions: tuple | None = None  # a custom Function: where its Tensor arguments are
     _seq = 0
@@ -313,7 +314,18 @@ class BackwardNode(Node):
         checks: list = []
         out_data = output._data
         n = len(values)
+        drop = self._saved_unless
+        if drop is not None:  # keep only what the gradients of inputs that require grad need
+            nexts = self._next
+            for k, needed_by in drop:
+                if nexts[needed_by] is None:
+                    saved = list(self._saved)
+                    saved[k] = None
+                    self._saved = tuple(saved)
         for k, value in enumerate(self._saved):
+            if value is None:  # not kept (``saved_when``): -1 says so after the graph is freed
+                checks += (None, -1, 0)
+                continue
             if value is out_data or value is output:
                 checks += (output._vc, output._vc[0], -1)
                 continue

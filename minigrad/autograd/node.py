@@ -260,6 +260,8 @@ def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
     if grad.shape == shape:
         return grad
     lead = grad.ndim - len(shape)
+    if lead == 1 and grad.shape[1:] == shape:  # a bias added to every row: one reduce
+        return np.add.reduce(grad, axis=0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
     )
@@ -272,46 +274,10 @@ class BackwardNode(Node):
     """The node (and ``ctx``) of a Function call; subclassed once per Function."""
 
     _saved_checks: tuple = ()
+    _saved_unless: tuple | None = None  # (slot, input) pairs: see ArrayFunction.saved_when
     _shapes: tuple | None = None
     _tensor_positions: tuple | None = None  # a custom Function: where its Tensor arguments are
     _seq = 0
-    # PyTorch's names of what forward saved (``_saved_self``...), set per op in
-    # minigrad/ops/saved_names.py: the saved values in order ("self", "other", "result"), the
-    # input whose gradient needs each one (PyTorch saves ``self`` of ``x * c`` only when ``c``
-    # requires grad, so changing ``x`` in place afterwards is no error), and the settings.
-    _saved_names: tuple = ()
-    _needed_by: tuple | None = None
-    _saved_settings: dict = {}
-
-    def __getattr__(self, name: str) -> Any:
-        """``node._saved_self``, ``node._saved_result``, ``node._saved_alpha``, ... as in
-        PyTorch; a freed saved tensor raises PyTorch's "backward a second time" error."""
-        cls = type(self)
-        if name.startswith("_saved_"):
-            key = name[len("_saved_") :]
-            if key in cls._saved_settings:
-                where = cls._saved_settings[key]
-                return self.__dict__.get(where, 1) if isinstance(where, str) else where(self)
-            if key in cls._saved_names:
-                return self._saved_value(cls._saved_names.index(key))
-        raise AttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
-
-    def _saved_value(self, k: int) -> Tensor | None:
-        needed = self._needed_by
-        if needed is not None and needed[k] is not None and self._next[needed[k]] is None:
-            return None  # not saved: the gradient that needs it is not computed
-        saved = self.__dict__.get("_saved")
-        if saved is _FREED:
-            raise RuntimeError(_SECOND_BACKWARD)
-        value = saved[k]
-        if self._saved_names[k] == "result":
-            return new_tensor(np.asarray(value), self, True)
-        source = self._next[k] if k < len(self._next) else None  # saved input k is input k
-        if isinstance(source, AccumulateGrad):
-            return source.variable  # the leaf itself, as PyTorch gives it
-        if isinstance(value, Tensor):
-            return value
-        return new_tensor(np.asarray(value), source, source is not None)
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep values for ``backward``; their versions are checked when read back."""
@@ -352,10 +318,17 @@ class BackwardNode(Node):
         checks: list = []
         out_data = output._data
         n = len(values)
-        needed = self._needed_by
+        drop = self._saved_unless
+        if drop is not None:  # keep only what the gradients of inputs that require grad need
+            nexts = self._next
+            for k, needed_by in drop:
+                if nexts[needed_by] is None:
+                    saved = list(self._saved)
+                    saved[k] = None
+                    self._saved = tuple(saved)
         for k, value in enumerate(self._saved):
-            if needed is not None and needed[k] is not None and self._next[needed[k]] is None:
-                checks += (None, 0, 0)  # PyTorch does not save it: no version to check
+            if value is None:  # not kept (``saved_when``): -1 says so after the graph is freed
+                checks += (None, -1, 0)
                 continue
             if value is out_data or value is output:
                 checks += (output._vc, output._vc[0], -1)

@@ -16,5 +16,3 @@ warnings.filterwarnings(
     category=RuntimeWarning,
     module=r"minigrad(\.|$)",
 )
-
-from . import saved_names  # noqa: E402, F401 - PyTorch's _saved_* names on the ops' nodes

@@ -95,6 +95,7 @@ class AddAlpha(ArrayFunction):
     broadcasts = True
     promotes = True
     n_params = 1
+    saved_settings = {"alpha": "alpha"}
 
     @staticmethod
     def forward(ctx, a, b, alpha):
@@ -147,6 +148,8 @@ class RSub(ArrayFunction):
 class Mul(ArrayFunction):
     node_name = "MulBackward0"
     broadcasts = True
+    saved_names = ("self", "other")
+    saved_when = (1, 0)  # a is kept for b's gradient only, b for a's
 
     @staticmethod
     def forward(ctx, a, b):
@@ -156,12 +159,14 @@ class Mul(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad * b, grad * a
+        return None if b is None else grad * b, None if a is None else grad * a
 
 
 class Div(ArrayFunction):
     node_name = "DivBackward0"
     broadcasts = True
+    saved_names = ("self", "other")
+    saved_when = (1, None)  # a is kept for b's gradient only
 
     @staticmethod
     def forward(ctx, a, b):
@@ -171,7 +176,7 @@ class Div(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad / b, -grad * (a / b / b)
+        return grad / b, None if a is None else -grad * (a / b / b)
 
 
 class DivScalar(ArrayFunction):
@@ -248,6 +253,8 @@ class Reciprocal(ArrayFunction):
         ctx.save_for_backward(out)
         return out
 
+    saved_names = ("result",)
+
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
@@ -276,6 +283,8 @@ class PowScalar(ArrayFunction):
 
     node_name = "PowBackward0"
     n_params = 1
+    saved_names = ("self",)
+    saved_settings = {"exponent": "exponent"}
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -301,6 +310,7 @@ class Pow(ArrayFunction):
 
     node_name = "PowBackward1"
     broadcasts = True
+    saved_names = ("self", "exponent", "result")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -354,6 +364,7 @@ class Maximum(ArrayFunction):
     """Elementwise maximum; at a tie each side gets half the gradient (as in PyTorch)."""
 
     node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
     broadcasts = True
 
     @staticmethod
@@ -369,6 +380,7 @@ class Maximum(ArrayFunction):
 
 class Minimum(ArrayFunction):
     node_name = "MinimumBackward0"
+    saved_names = ("self", "other")
     broadcasts = True
 
     @staticmethod

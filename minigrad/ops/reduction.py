@@ -124,6 +124,7 @@ class Extreme(ArrayFunction):
     """max() / min() of all elements; ties share the gradient evenly, as in PyTorch."""
 
     node_name = "MaxBackward1"
+    saved_names = ("self", "result")
     n_params = 1
 
     @staticmethod
@@ -190,6 +191,7 @@ class Var(ArrayFunction):
     """Variance with Bessel's correction by default (``correction=1``)."""
 
     node_name = "VarBackward0"
+    saved_names = ("self",)
     n_params = 3
 
     @staticmethod
@@ -238,6 +240,7 @@ def var_backward(grad, a, ctx):
 
 class Std(ArrayFunction):
     node_name = "StdBackward0"
+    saved_names = ("self", "result")
     n_params = 3
 
     @staticmethod
@@ -257,6 +260,7 @@ class Std(ArrayFunction):
 
 class Softmax(ArrayFunction):
     node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
     n_params = 1
 
     @staticmethod
@@ -304,6 +308,7 @@ class SoftmaxBackward(ArrayFunction):
 
 class LogSoftmax(ArrayFunction):
     node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
     n_params = 1
 
     @staticmethod

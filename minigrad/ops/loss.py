@@ -215,7 +215,7 @@ class BinaryCrossEntropy(ArrayFunction):
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
         xp = namespace(grad)
-        g = scale(grad, ctx.reduction, namespace(grad).data(input).size)
+        g = scale(grad, ctx.reduction, xp.data(input).size)
         if ctx.weight is not None:
             g = g * ctx.weight
         need_input, need_target = ctx.needs_input_grad

@@ -52,10 +52,6 @@ from ..tensor import Tensor, new_tensor
 __all__ = ["namespace", "NumpyNamespace", "TensorNamespace"]
 
 
-def _np_expand_dims(x: np.ndarray, axes) -> np.ndarray:
-    return np.expand_dims(x, axes)
-
-
 def _np_broadcast_to(x: np.ndarray, shape: tuple) -> np.ndarray:
     """A new (writeable) array: the result may be handed on as a gradient and accumulated."""
     out = np.empty(shape, x.dtype)
@@ -84,7 +80,7 @@ class NumpyNamespace:
     where = staticmethod(np.where)
     matmul = staticmethod(np.matmul)
     swapaxes = staticmethod(np.swapaxes)
-    expand_dims = staticmethod(_np_expand_dims)
+    expand_dims = staticmethod(np.expand_dims)
     broadcast_to = staticmethod(_np_broadcast_to)
     sum_to_shape = staticmethod(sum_to_shape)  # the base's, which un-broadcasts every op
 

@@ -200,6 +200,19 @@ def promote_zero_dim(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return (zero, dims) if a.ndim == 0 else (dims, zero)
 
 
+def promote_pair(a, b) -> tuple:
+    """``promote_zero_dim`` where it applies (two arrays of different dtypes, exactly one
+    0-d); any other pair (a Python number, equal dtypes, equal ranks) as it is."""
+    if (
+        type(a) is np.ndarray
+        and type(b) is np.ndarray
+        and a.dtype is not b.dtype
+        and (a.ndim == 0) is not (b.ndim == 0)
+    ):
+        return promote_zero_dim(a, b)
+    return a, b
+
+
 def as_float(a: np.ndarray) -> np.ndarray:
     """Floating-point functions of bool or integer tensors compute in the default dtype.
 

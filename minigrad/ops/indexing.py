@@ -445,6 +445,7 @@ class Where(ArrayFunction):
 
     node_name = "WhereBackward0"
     broadcasts = True
+    promotes = True
     n_params = 1
 
     @staticmethod

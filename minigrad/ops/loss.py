@@ -31,6 +31,7 @@ class MseLoss(ArrayFunction):
     """mean((input - target) ** 2); input and target already have the same shape."""
 
     node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
     n_params = 1
 
     @staticmethod
@@ -195,6 +196,7 @@ class BinaryCrossEntropy(ArrayFunction):
     """-(t * log(p) + (1 - t) * log(1 - p)), each log clamped at -100 as in PyTorch."""
 
     node_name = "BinaryCrossEntropyBackward0"
+    saved_names = ("self", "target")
     n_params = 2
 
     @staticmethod
@@ -213,7 +215,7 @@ class BinaryCrossEntropy(ArrayFunction):
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
         xp = namespace(grad)
-        g = scale(grad, ctx.reduction, namespace(grad).data(input).size)
+        g = scale(grad, ctx.reduction, xp.data(input).size)
         if ctx.weight is not None:
             g = g * ctx.weight
         need_input, need_target = ctx.needs_input_grad
@@ -236,6 +238,7 @@ class BinaryCrossEntropyWithLogits(ArrayFunction):
     """BCE on logits x: (1 - t) * x - log_weight * log(sigmoid(x)), stable for any x."""
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = ("self", "target")
     n_params = 3
 
     @staticmethod

@@ -8,7 +8,7 @@ from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
 from .arithmetic import MulScalar
-from .namespace import namespace
+from .namespace import namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
@@ -16,6 +16,7 @@ _F32 = np.dtype(np.float32)
 
 class Exp(ArrayFunction):
     node_name = "ExpBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -34,6 +35,7 @@ class Exp(ArrayFunction):
 
 class Log(ArrayFunction):
     node_name = "LogBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -49,6 +51,7 @@ class Log(ArrayFunction):
 
 class Sqrt(ArrayFunction):
     node_name = "SqrtBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -65,6 +68,7 @@ class Sqrt(ArrayFunction):
 
 class Abs(ArrayFunction):
     node_name = "AbsBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -86,7 +90,7 @@ class Sign(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
-        return a.copy() if a.dtype is _BOOL else np.sign(a)  # numpy has no bool sign
+        return a.copy() if a.dtype is _BOOL else sign_of(a)  # numpy has no bool sign
 
     @staticmethod
     def backward(ctx, grad):
@@ -101,6 +105,7 @@ class Sgn(Sign):
 
 class Sin(ArrayFunction):
     node_name = "SinBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -116,6 +121,7 @@ class Sin(ArrayFunction):
 
 class Cos(ArrayFunction):
     node_name = "CosBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -131,6 +137,7 @@ class Cos(ArrayFunction):
 
 class Tanh(ArrayFunction):
     node_name = "TanhBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -163,6 +170,7 @@ class TanhBackward(ArrayFunction):
 
 class Sigmoid(ArrayFunction):
     node_name = "SigmoidBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -200,6 +208,7 @@ _UINT_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 class Relu(ArrayFunction):
     node_name = "ReluBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -245,6 +254,7 @@ class Clamp(ArrayFunction):
     """Clamp to [min, max] (either may be None); the gradient passes inside the range."""
 
     node_name = "ClampBackward1"
+    saved_names = ("self",)
     n_params = 2
 
     @staticmethod

@@ -176,6 +176,8 @@ class AccumulateGrad(Node):
 
     def _run(self, grad: np.ndarray) -> tuple:
         var = self.variable
+        if not var._requires_grad:  # detach_() after the leaf was used: no gradient, as PyTorch
+            return ()
         data = var._data
         if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
             grad = np.array(grad)
@@ -199,6 +201,8 @@ class AccumulateGrad(Node):
         place (``AddBackward0``), so that ``.grad`` can be differentiated again.
         """
         var = self.variable
+        if not var._requires_grad:
+            return ()
         data = var._data
         if grad._data.dtype != data.dtype:
             grad = grad.to(var.dtype)

@@ -350,12 +350,16 @@ class RPow(ArrayFunction):
         return grad * MulScalar.call(out, ctx.log_base)
 
 
-def split_between(grad, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
-    """The gradient goes to whichever input was picked; at a tie each side gets half."""
+def split_between(grad, a_loses: np.ndarray, b_loses: np.ndarray, tie: np.ndarray) -> tuple:
+    """The gradient goes to whichever input was picked; at a tie each side gets half.
+
+    Each side is zeroed only where it lost, so a nan (which neither wins nor ties)
+    passes the gradient to both sides, as in PyTorch.
+    """
     where = namespace(grad).where  # each side halves the gradient itself, as in PyTorch
     return (
-        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), ~(a_wins | tie)),
-        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_wins),
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_loses),
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), b_loses),
     )
 
 
@@ -374,7 +378,7 @@ class Maximum(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
-        return split_between(grad, a > b, a == b)
+        return split_between(grad, a < b, a > b, a == b)
 
 
 class Minimum(ArrayFunction):
@@ -390,7 +394,7 @@ class Minimum(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
-        return split_between(grad, a < b, a == b)
+        return split_between(grad, a > b, a < b, a == b)
 
 
 class RemainderScalar(ArrayFunction):

@@ -8,7 +8,7 @@ from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
 from .arithmetic import MulScalar
-from .namespace import namespace
+from .namespace import namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
@@ -90,7 +90,7 @@ class Sign(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
-        return a.copy() if a.dtype is _BOOL else np.sign(a)  # numpy has no bool sign
+        return a.copy() if a.dtype is _BOOL else sign_of(a)  # numpy has no bool sign
 
     @staticmethod
     def backward(ctx, grad):

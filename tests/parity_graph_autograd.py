@@ -182,4 +182,46 @@ GRAPH_AUTOGRAD: dict[str, str] = {
         x = T.tensor([1., 2.], requires_grad=True)
         (x * 2).grad_fn._saved_result
     """,
+    # -- gradients at the edges --------------------------------------------------------------------
+    "std_and_var_of_constant_data": """
+        for f in (lambda x: x.std(), lambda x: x.var(), lambda x: x.std(0),
+                  lambda x: x.var(0, keepdim=True), lambda x: x.std(correction=0),
+                  lambda x: x.var(unbiased=False)):
+            x = T.full((3,), 2., requires_grad=True)
+            y = f(x)
+            y.sum().backward()
+            show(y, x.grad)
+    """,
+    "nan_through_relu_maximum_minimum": """
+        x = T.tensor([float('nan'), 1., -1., 0.], requires_grad=True)
+        for f in (lambda x: x.relu(), lambda x: T.maximum(x, T.zeros(4)),
+                  lambda x: T.minimum(x, T.zeros(4)), lambda x: T.nn.functional.relu(x),
+                  lambda x: T.maximum(x, x), lambda x: T.minimum(T.zeros(4), x),
+                  lambda x: x.clamp(min=0), lambda x: x.max(), lambda x: x.min(),
+                  lambda x: x.abs()):
+            x.grad = None
+            y = f(x)
+            y.sum().backward()
+            show(y, x.grad)
+        show(x.sign(), x.sgn(), T.tensor(float('nan')).sign())
+        z = T.tensor([float('nan'), 2.], requires_grad=True)
+        w = T.tensor([1., float('nan')], requires_grad=True)
+        T.maximum(z, w).sum().backward()
+        show(z.grad, w.grad)
+    """,
+    "detach_of_a_leaf_already_used": """
+        x = T.ones(2, requires_grad=True)
+        y = x * 2
+        show(x.detach_(), x.requires_grad, x.is_leaf)
+        y.sum().backward()
+        show(x.grad)
+        a = T.ones(2, requires_grad=True)
+        b = a * 2
+        show(b.detach_(), b.requires_grad, b.grad_fn, b.is_leaf)
+        c = T.ones(2, requires_grad=True)
+        d = (c * c).sum()
+        c.requires_grad_(False)
+        d.backward()
+        show(c.grad)
+    """,
 }

@@ -114,14 +114,6 @@ def run(module, code: str) -> list:
     ns.update(T=module, np=np, math=math, show=rec.show, graph=rec.graph)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", append=True)
-        # minigrad silences numpy's inf/nan RuntimeWarnings with a filter set when it is imported;
-        # pytest drops filters set while it collects, so set it again (PyTorch is silent there).
-        warnings.filterwarnings(
-            "ignore",
-            message=r"(divide by zero|invalid value|overflow|underflow) encountered",
-            category=RuntimeWarning,
-            module=r"minigrad(\.|$)",
-        )
         try:
             exec(textwrap.dedent(code), ns)
         except Exception as e:  # noqa: BLE001 - the exception is the result

@@ -176,7 +176,7 @@ class AccumulateGrad(Node):
 
     def _run(self, grad: np.ndarray) -> tuple:
         var = self.variable
-        if not var._requires_grad:  # detach_()ed since it was used: PyTorch leaves .grad alone
+        if not var._requires_grad:  # detach_() after the leaf was used: no gradient, as PyTorch
             return ()
         data = var._data
         if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
@@ -201,7 +201,7 @@ class AccumulateGrad(Node):
         place (``AddBackward0``), so that ``.grad`` can be differentiated again.
         """
         var = self.variable
-        if not var._requires_grad:  # detach_()ed since it was used: PyTorch leaves .grad alone
+        if not var._requires_grad:
             return ()
         data = var._data
         if grad._data.dtype != data.dtype:

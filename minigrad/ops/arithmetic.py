@@ -356,8 +356,11 @@ class RPow(ArrayFunction):
 
 
 def split_between(grad, a_loses: np.ndarray, b_loses: np.ndarray, tie: np.ndarray) -> tuple:
-    """The gradient goes to the input that was picked; at a tie each side gets half; where
-    neither lost (nan), both get it, as in PyTorch."""
+    """The gradient goes to whichever input was picked; at a tie each side gets half.
+
+    Each side is zeroed only where it lost, so a nan (which neither wins nor ties)
+    passes the gradient to both sides, as in PyTorch.
+    """
     where = namespace(grad).where  # each side halves the gradient itself, as in PyTorch
     return (
         MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_loses),

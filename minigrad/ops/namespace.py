@@ -59,6 +59,14 @@ def _np_broadcast_to(x: np.ndarray, shape: tuple) -> np.ndarray:
     return out
 
 
+def sign_of(a: np.ndarray) -> np.ndarray:
+    """PyTorch's sign: numpy's, except that the sign of nan is 0 (numpy says nan)."""
+    out = np.sign(a)
+    if out.dtype.kind == "f" and np.isnan(out).any():
+        out = np.where(out != out, np.zeros((), out.dtype), out)
+    return out
+
+
 class NumpyNamespace:
     """The functions a backward formula may call, on numpy arrays (the fast path)."""
 
@@ -67,7 +75,7 @@ class NumpyNamespace:
     sqrt = staticmethod(np.sqrt)
     sin = staticmethod(np.sin)
     cos = staticmethod(np.cos)
-    sign = staticmethod(np.sign)
+    sign = staticmethod(sign_of)  # the sign of nan is 0, as in PyTorch
     abs = staticmethod(np.abs)
     where = staticmethod(np.where)
     matmul = staticmethod(np.matmul)

@@ -142,7 +142,10 @@ class Extreme(ArrayFunction):
     def backward(ctx, grad):
         xp = namespace(grad)
         a, out = (xp.data(v) for v in ctx.saved_tensors)
-        hits = (a == out).astype(xp.dtype(grad))
+        hits = a == out
+        if out != out:  # a nan is the max (and min): the gradient goes to the nans
+            hits = a != a
+        hits = hits.astype(xp.dtype(grad))
         return grad * (hits / hits.sum())
 
 

@@ -137,7 +137,7 @@ class IndexPutBackward(ArrayFunction):
     def forward(ctx, zeros, grad, key):
         ctx.key = key
         if type(key) is np.ndarray:  # rows of dimension 0: C[X]'s gradient
-            return _add_rows(grad, zeros.shape, key)  # the zeros are all it adds to
+            return _add_rows(zeros, grad, key)
         np.add.at(zeros, key, grad)
         return zeros
 
@@ -146,18 +146,19 @@ class IndexPutBackward(ArrayFunction):
         return None, gg[ctx.key]
 
 
-def _add_rows(grad: np.ndarray, shape: tuple, rows: np.ndarray) -> np.ndarray:
-    """``np.add.at(zeros(shape), rows, grad)`` through one flat index per element.
+def _add_rows(zeros: np.ndarray, grad: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``np.add.at(zeros, rows, grad)`` through one flat index per element.
 
     numpy's ``add.at`` is several times faster on a 1-D array than row by row, and
     adds the same numbers in the same order, so the sums are identical. A negative
-    row ``-k`` becomes a negative flat index that lands in that same row.
+    row ``-k`` becomes a negative flat index that lands in that same row. ``zeros``
+    is the fresh C-ordered array ``Index.backward`` made: written in place, through
+    a flat view of it.
     """
-    width = math.prod(shape[1:])
+    width = math.prod(zeros.shape[1:])
     flat = (rows.reshape(-1, 1) * width + np.arange(width)).reshape(-1)
-    full = np.zeros(math.prod(shape), dtype=grad.dtype)
-    np.add.at(full, flat, grad.reshape(-1))
-    return full.reshape(shape)
+    np.add.at(zeros.reshape(-1), flat, grad.reshape(-1))
+    return zeros
 
 
 class Alias(ArrayFunction):

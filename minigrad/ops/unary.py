@@ -203,6 +203,9 @@ class SigmoidBackward(ArrayFunction):
         return SigmoidBackward.call(gg, out), gg * grad * (1 - 2 * out)
 
 
+_UINT_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
 class Relu(ArrayFunction):
     node_name = "ReluBackward0"
     saved_names = ("result",)
@@ -230,10 +233,16 @@ class ThresholdBackward(ArrayFunction):
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
         # PyTorch's threshold_backward, a select: where out <= 0 the gradient is 0 (not the -0. or
-        # nan of grad * False); elsewhere, a nan output included, it passes
-        selected = np.zeros_like(grad)
-        np.copyto(selected, grad, where=~(out <= 0))
-        return selected
+        # nan of grad * False); elsewhere, a nan output included, it passes. Done on the bits
+        # (grad AND all-ones or all-zeros): numpy's masked copy or where() on a random mask is
+        # ten times slower than this, and than relu's forward.
+        bits = _UINT_OF_SIZE.get(grad.dtype.itemsize) if grad.dtype.kind == "f" else None
+        if bits is None:
+            selected = np.zeros_like(grad)
+            np.copyto(selected, grad, where=~(out <= 0))
+            return selected
+        keep = np.subtract(0, ~(out <= 0), dtype=bits)  # 0 - True wraps to all ones
+        return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
 
     @staticmethod
     def backward(ctx, gg):

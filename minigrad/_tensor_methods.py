@@ -128,13 +128,13 @@ def _inplace(op):
 
 
 def _add_(self, other, *, alpha=1):
-    if alpha != 1:
+    if alpha != 1 or alpha is True:
         return IP.apply_inplace(A.AddAlpha, self, _operand(other), alpha)
     return IP.apply_inplace(A.Add, self, _operand(other))
 
 
 def _sub_(self, other, *, alpha=1):
-    if alpha != 1:
+    if alpha != 1 or alpha is True:
         return IP.apply_inplace(A.SubAlpha, self, _operand(other), alpha)
     return IP.apply_inplace(A.Sub, self, _operand(other))
 

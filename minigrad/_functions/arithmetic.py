@@ -14,7 +14,7 @@ from ._args import _operand
 
 
 def add(input, other, *, alpha=1):
-    if alpha != 1:
+    if alpha != 1 or alpha is True:
         return A.AddAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
         return A.Add.apply(_operand(input), other)
@@ -24,7 +24,7 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """``sub(2, x)`` is ``SubBackward0`` with the number as an input, as in PyTorch (the
     operator ``2 - x`` is ``RsubBackward1``)."""
-    if alpha != 1:
+    if alpha != 1 or alpha is True:
         return A.SubAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
         return A.Sub.apply(_operand(input), other)

@@ -80,7 +80,10 @@ def _is_bool(x) -> bool:
 
 
 def _integral_alpha(a, b, alpha) -> None:
-    if isinstance(alpha, float) and np.result_type(a, b).kind in "iu":
+    kind = np.result_type(a, b).kind
+    if type(alpha) is bool and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and kind in "iub":
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
         )
@@ -97,6 +100,8 @@ class AddAlpha(ArrayFunction):
     def forward(ctx, a, b, alpha):
         _integral_alpha(a, b, alpha)
         ctx.alpha = alpha
+        if np.result_type(a, b) == _BOOL:  # bools stay bools: alpha counts as a bool too
+            return np.logical_or(a, np.logical_and(b, bool(alpha)))
         return a + b * alpha
 
     @staticmethod

@@ -705,3 +705,120 @@ def _where(answer):
         "Use the inspection cell above on minigrad.sigmoid(x).grad_fn, and read __module__.",
         "用上面那个查看用的单元格看 minigrad.sigmoid(x).grad_fn，读它的 __module__。",
     )
+
+
+# -- lesson 7: gradients of gradients --------------------------------------------------------------
+
+
+def _number(answer) -> float | None:
+    """The one number in ``answer`` (a number, a one-element tensor or list), else None."""
+    if isinstance(answer, str | bytes):
+        return None
+    try:
+        values = np.asarray(_values(answer), dtype=float).ravel()
+    except (TypeError, ValueError):
+        return None
+    return float(values[0]) if values.size == 1 else None
+
+
+@exercise("second-derivative")
+def _second_derivative(answer):
+    value = _number(answer)
+    if value is None:
+        return False, say(
+            "Answer with one number, or the tensor the second grad(...) returns.",
+            "用一个数回答，或者用第二次 grad(...) 返回的张量。",
+        )
+    if abs(value - 48.0) < 1e-3:
+        return True, say(
+            "d²y/dx² = 12x² = 48 at x = 2: the first grad recorded 4x³ as a graph, the "
+            "second differentiated it.",
+            "x = 2 处 d²y/dx² = 12x² = 48：第一次 grad 把 4x³ 记成了计算图，第二次对它求导。",
+        )
+    if abs(value - 32.0) < 1e-3:
+        return False, say(
+            "32 is the first derivative, 4x³. Ask for it with create_graph=True, then take "
+            "grad of that result once more.",
+            "32 是一阶导数 4x³。求它时加上 create_graph=True，再对这个结果求一次 grad。",
+        )
+    if abs(value - 16.0) < 1e-3:
+        return False, say(
+            "16 is y itself, x⁴. Differentiate it twice.",
+            "16 是 y 本身，也就是 x⁴。要对它求两次导。",
+        )
+    return False, say(
+        "(d1,) = grad(y, x, create_graph=True) gives dy/dx with a graph; grad(d1, x) "
+        "differentiates it again.",
+        "(d1,) = grad(y, x, create_graph=True) 得到带计算图的 dy/dx；grad(d1, x) 再对它求导。",
+    )
+
+
+@exercise("hvp")
+def _hvp(answer):
+    try:
+        values = np.asarray(_values(answer), dtype=float).ravel()
+    except (TypeError, ValueError):
+        values = None
+    if isinstance(answer, str | bytes) or values is None or values.size != 2:
+        return False, say(
+            "Answer with the two numbers of H v, or the tensor grad(..., grad_outputs=v) returns.",
+            "用 H v 的两个数回答，或者用 grad(..., grad_outputs=v) 返回的张量。",
+        )
+    if np.allclose(values, [2.0, 12.0], atol=1e-3):
+        return True, say(
+            "H v = (2, 12), the Hessian's second column, with two backward passes and no matrix.",
+            "H v = (2, 12)，正是 Hessian 矩阵的第二列：两次反向传播，不用造矩阵。",
+        )
+    if np.allclose(values, [4.0, 2.0], atol=1e-3):
+        return False, say(
+            "That is H v for v = (1, 0), the example above. Use this cell's v = (0, 1).",
+            "这是上面例子里 v = (1, 0) 的 H v。要用这个单元格里的 v = (0, 1)。",
+        )
+    if np.allclose(values, [4.0, 13.0], atol=1e-3):
+        return False, say(
+            "That is the gradient g itself. Differentiate it once more, with grad_outputs=v.",
+            "这是梯度 g 本身。用 grad_outputs=v 再对它求一次导。",
+        )
+    return False, say(
+        "First (g,) = grad(surface(w), w, create_graph=True), then grad(g, w, grad_outputs=v).",
+        "先求 (g,) = grad(surface(w), w, create_graph=True)，再求 grad(g, w, grad_outputs=v)。",
+    )
+
+
+@exercise("newton")
+def _newton(answer):
+    value = _number(answer)
+    if value is None:
+        return False, say(
+            "Answer with one number: x after the step.",
+            "用一个数回答：走完这一步之后的 x。",
+        )
+    if abs(value - 4 / 3) < 1e-3:
+        return True, say(
+            "x = 1 - h'(1) / h''(1) = 1 - (-1) / 3 = 4/3. The minimum is at 2^(1/3) ≈ 1.26; "
+            "the next step gets much closer.",
+            "x = 1 - h'(1) / h''(1) = 1 - (-1) / 3 = 4/3。最小值在 2^(1/3) ≈ 1.26；"
+            "下一步会近得多。",
+        )
+    if abs(value - 2.0) < 1e-3:
+        return False, say(
+            "That is a gradient step with learning rate 1, x - h'(x). Newton's step divides "
+            "h'(x) by the second derivative h''(x).",
+            "这是学习率为 1 的梯度下降一步，x - h'(x)。牛顿法要把 h'(x) 除以二阶导数 h''(x)。",
+        )
+    if abs(value - 2 / 3) < 1e-3:
+        return False, say(
+            "Check the sign: the step is x - h'(x) / h''(x), and h'(1) is negative.",
+            "检查一下符号：这一步是 x - h'(x) / h''(x)，而 h'(1) 是负的。",
+        )
+    if abs(value - 2 ** (1 / 3)) < 1e-3:
+        return False, say(
+            "That is where h is lowest; one Newton step only gets close. Take exactly one step.",
+            "那是 h 的最低点；牛顿法走一步只能靠近它。只走一步。",
+        )
+    return False, say(
+        "(d1,) = grad(h(x), x, create_graph=True) is h'(x), grad(d1, x) is h''(x); the step "
+        "is x - h'(x) / h''(x).",
+        "(d1,) = grad(h(x), x, create_graph=True) 是 h'(x)，grad(d1, x) 是 h''(x)；"
+        "这一步是 x - h'(x) / h''(x)。",
+    )

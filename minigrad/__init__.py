@@ -13,7 +13,7 @@ and fails the same way. The layers, bottom to top:
 - ``nn``, ``optim``, ``serialization``: models, optimizers, safe save/load.
 """
 
-from . import _tensor_methods, autograd, nn, optim
+from . import _tensor_methods, accelerator, autograd, cuda, linalg, nn, optim
 from ._dtypes import (
     Size,
     bool,
@@ -84,6 +84,19 @@ from ._functions.reduction import (
     sum,
     var,
 )
+from ._functions.scans import amax, amin, cumsum, norm, prod
+from ._functions.selection import (
+    bmm,
+    chunk,
+    gather,
+    masked_fill,
+    narrow,
+    normal,
+    repeat,
+    round,
+    split,
+    square,
+)
 from ._functions.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
 from ._legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
@@ -94,6 +107,7 @@ from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference,
     is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,

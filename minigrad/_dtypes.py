@@ -144,6 +144,15 @@ class device:  # noqa: N801 - PyTorch spells it in lower case
 CPU = device("cpu")
 
 
+def check_device(d: object) -> None:
+    """minigrad computes on the CPU; a CUDA device gets PyTorch's error on a machine without."""
+    if d is None or str(d) == "cpu":
+        return
+    if str(d).partition(":")[0] == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    raise RuntimeError(f"minigrad only has the 'cpu' device, not {d!r}")
+
+
 class Size(tuple):
     """The shape of a tensor: a tuple that prints as ``minigrad.Size([2, 2])``."""
 
@@ -189,6 +198,19 @@ def promote_zero_dim(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarr
     else:
         dims = dims.astype(zero.dtype)
     return (zero, dims) if a.ndim == 0 else (dims, zero)
+
+
+def promote_pair(a, b) -> tuple:
+    """``promote_zero_dim`` where it applies (two arrays of different dtypes, exactly one
+    0-d); any other pair (a Python number, equal dtypes, equal ranks) as it is."""
+    if (
+        type(a) is np.ndarray
+        and type(b) is np.ndarray
+        and a.dtype is not b.dtype
+        and (a.ndim == 0) is not (b.ndim == 0)
+    ):
+        return promote_zero_dim(a, b)
+    return a, b
 
 
 def as_float(a: np.ndarray) -> np.ndarray:

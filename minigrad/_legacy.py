@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
-from ._dtypes import Size, dtype
+from ._dtypes import Size, check_device, dtype
 from ._factories import _size
 from ._functions._args import _overloads
 from ._typename import type_name
@@ -73,8 +73,7 @@ class _LegacyTensorType(type):
                     "(object data, *, minigrad.device device = None)",
                 ),
             )
-        if device is not None and str(device) != "cpu":
-            raise RuntimeError(f"minigrad only has the 'cpu' device, not {device!r}")
+        check_device(device)
         return legacy_new(Tensor, cls._dtype, args)
 
     def __instancecheck__(cls, instance: object) -> bool:

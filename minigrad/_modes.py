@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["state", "set_modes", "InferenceVersion"]
+__all__ = ["state", "set_modes", "InferenceVersion", "DetachedInferenceVersion"]
 
 
 class _State(threading.local):
@@ -44,6 +44,15 @@ class InferenceVersion(list):
     PyTorch's inference tensors have no version counter; minigrad marks them by the
     type of theirs, which views and detached copies share, so they are inference
     tensors too, as in PyTorch. ``Tensor.is_inference()`` tests this type.
+    """
+
+    __slots__ = ()
+
+
+class DetachedInferenceVersion(InferenceVersion):
+    """The counter of ``detach()`` or ``.data`` of an inference tensor: still an inference
+    tensor, but, as in PyTorch, one whose own in-place ops (``add_``, ``fill_``) are allowed
+    outside inference mode and whose ``_version`` reads 0; its views and ``t[i] = v`` are not.
     """
 
     __slots__ = ()

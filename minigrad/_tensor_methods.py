@@ -57,6 +57,18 @@ from ._functions.reduction import (
     sum_to_size,
     var,
 )
+from ._functions.scans import amax, amin, cumsum, norm, prod
+from ._functions.selection import bmm as _bmm
+from ._functions.selection import (
+    chunk,
+    gather,
+    masked_fill,
+    narrow,
+    repeat,
+    round,
+    split,
+    square,
+)
 from ._functions.shape import (
     _T,
     _to_dtype,
@@ -80,6 +92,7 @@ from .autograd.views import view_history
 from .ops import arithmetic as A
 from .ops import indexing as I
 from .ops import inplace as IP
+from .ops import selection as SEL
 from .ops import unary as U
 from .tensor import Tensor
 
@@ -128,13 +141,13 @@ def _inplace(op):
 
 
 def _add_(self, other, *, alpha=1):
-    if alpha != 1 or alpha is True:
+    if type(alpha) is not int or alpha != 1:  # alpha=True and 1.0 are checked
         return IP.apply_inplace(A.AddAlpha, self, _operand(other), alpha)
     return IP.apply_inplace(A.Add, self, _operand(other))
 
 
 def _sub_(self, other, *, alpha=1):
-    if alpha != 1 or alpha is True:
+    if type(alpha) is not int or alpha != 1:  # alpha=True and 1.0 are checked
         return IP.apply_inplace(A.SubAlpha, self, _operand(other), alpha)
     return IP.apply_inplace(A.Sub, self, _operand(other))
 
@@ -188,9 +201,19 @@ def _retain_grad(self):
 
 def _legacy_constructor(cls, *args, **kwargs):
     """``Tensor([[1, 2], [3, 4]])`` (float32) or ``Tensor(2, 3)`` (uninitialised)."""
-    if kwargs.get("device", "cpu") not in ("cpu", None):
-        raise RuntimeError(f"minigrad only has the 'cpu' device, not {kwargs['device']!r}")
+    _dtypes.check_device(kwargs.get("device"))
     return legacy_new(cls, _dtypes.get_default_dtype(), args)
+
+
+def _masked_fill_(self, mask, value):
+    if isinstance(value, Tensor):
+        return IP.apply_inplace(SEL.MaskedFillTensor, self, value, mask._data)
+    return IP.apply_inplace(SEL.MaskedFill, self, mask._data, value)
+
+
+def _cuda(self, *args, **kwargs):
+    """There is no GPU in minigrad: PyTorch's error on a machine without CUDA."""
+    raise AssertionError("Torch not compiled with CUDA enabled")
 
 
 METHODS: dict[str, Any] = {
@@ -346,6 +369,24 @@ METHODS: dict[str, Any] = {
     "register_hook": _register_hook,
     "retain_grad": _retain_grad,
     "__new__": staticmethod(_legacy_constructor),
+    # what tutorials use beside the basic ops (minigrad/_functions/scans.py, selection.py)
+    "prod": prod,
+    "cumsum": cumsum,
+    "amax": amax,
+    "amin": amin,
+    "norm": norm,
+    "chunk": chunk,
+    "split": split,
+    "narrow": narrow,
+    "gather": gather,
+    "masked_fill": masked_fill,
+    "masked_fill_": _masked_fill_,
+    "repeat": repeat,
+    "round": round,
+    "square": square,
+    "bmm": _bmm,
+    "cpu": lambda self, memory_format=None: self,
+    "cuda": _cuda,
 }
 
 for _name, _impl in METHODS.items():

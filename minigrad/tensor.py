@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dtypes, _printing
 from ._dtypes import Size, dtype, from_numpy_dtype
-from ._modes import InferenceVersion
+from ._modes import DetachedInferenceVersion, InferenceVersion
 from ._modes import state as _modes
 from ._typename import type_name
 
@@ -84,7 +84,7 @@ class Tensor:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
-        if value and type(self._vc) is InferenceVersion and not _modes.inference:
+        if value and isinstance(self._vc, InferenceVersion) and not _modes.inference:
             raise RuntimeError(
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
                 "allowed."
@@ -148,7 +148,7 @@ class Tensor:
 
     def is_inference(self) -> bool:
         """Made in ``inference_mode()`` (or a view or detached copy of such a tensor)."""
-        return type(self._vc) is InferenceVersion
+        return isinstance(self._vc, InferenceVersion)
 
     # -- getting the eggs out --------------------------------------------------------
 
@@ -160,8 +160,8 @@ class Tensor:
         made through ``.data`` are invisible to autograd (see ``detach()``).
         """
         t = new_tensor(self._data)
-        if type(self._vc) is InferenceVersion:
-            t._vc = InferenceVersion([0])
+        if isinstance(self._vc, InferenceVersion):
+            t._vc = DetachedInferenceVersion([0])
         return t
 
     @data.setter
@@ -179,6 +179,8 @@ class Tensor:
         """A new tensor sharing storage AND version counter, out of the graph."""
         t = new_tensor(self._data)
         t._vc = self._vc
+        if isinstance(self._vc, InferenceVersion):  # no counter to share: PyTorch's rules
+            t._vc = DetachedInferenceVersion([0])
         t._base = self._base
         t._view_version = self._vc[0]
         return t

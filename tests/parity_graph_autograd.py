@@ -81,4 +81,147 @@ GRAPH_AUTOGRAD: dict[str, str] = {
         x = T.tensor([1., 2.], requires_grad=True)
         (x * 3).grad_fn([1., 1.])
     """,
+    # -- save only what PyTorch saves ----------------------------------------------------------
+    "mul_keeps_only_what_the_gradient_needs": """
+        x = T.ones(2, requires_grad=True)
+        c = T.full((2,), 3.)
+        y = x * c
+        with T.no_grad():
+            x.mul_(2)
+        y.sum().backward()
+        show(x.grad)
+        y = c * x
+        z = x / c
+        w = x / 2
+        with T.no_grad():
+            x.add_(1)
+        (y + z + w).sum().backward()
+        show(x.grad)
+        A = T.ones(2, 2, requires_grad=True)
+        v = T.ones(2, requires_grad=True)
+        M = A @ T.ones(2, 2)
+        N = A.t() @ T.ones(2, 2)
+        u = T.ones(2, 2) @ v
+        d = v @ T.ones(2)
+        with T.no_grad():
+            A.add_(1)
+            v.add_(1)
+        (M.sum() + N.sum() + u.sum() + d).backward()
+        show(A.grad, v.grad)
+    """,
+    "mul_keeps_the_other_factor_and_checks_it": """
+        x = T.ones(2, requires_grad=True)
+        c = T.full((2,), 3.)
+        y = x * c
+        with T.no_grad():
+            c.mul_(2)
+        y.sum().backward()
+    """,
+    "div_keeps_the_divisor_and_checks_it": """
+        x = T.ones(2, requires_grad=True)
+        y = T.full((2,), 3.) / x
+        with T.no_grad():
+            x.mul_(2)
+        y.sum().backward()
+    """,
+    # -- saved values under PyTorch's names ---------------------------------------------------
+    "saved_values_under_pytorch_names": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        c = T.tensor([3., 4.])
+        n = (x * c).grad_fn
+        show(n._saved_self, n._saved_other)
+        n = (x * x).grad_fn
+        show(n._saved_self is x, n._saved_other is x)
+        e = x.exp()
+        show(e.grad_fn._saved_result, e.grad_fn._saved_result.grad_fn is e.grad_fn)
+        h = x * 2
+        show((c * h).grad_fn._saved_self, (h * x).grad_fn._saved_self.grad_fn is h.grad_fn)
+        show(h.grad_fn._saved_other, (x * 2.5).grad_fn._saved_other, (x / 2).grad_fn._saved_self)
+        show((x / c).grad_fn._saved_self, (x / c).grad_fn._saved_other)
+        show((c / x).grad_fn._saved_self, (c / x).grad_fn._saved_other)
+        show((x ** 2).grad_fn._saved_exponent, (x ** 2).grad_fn._saved_self)
+        show((x ** x).grad_fn._saved_exponent, (x ** x).grad_fn._saved_result)
+        show(T.add(x, x, alpha=2).grad_fn._saved_alpha, T.sub(x, c, alpha=3).grad_fn._saved_alpha)
+        show(x.sigmoid().grad_fn._saved_result, x.relu().grad_fn._saved_result)
+        show(x.tanh().grad_fn._saved_result, x.sqrt().grad_fn._saved_result)
+        show(x.log().grad_fn._saved_self, x.sin().grad_fn._saved_self, x.abs().grad_fn._saved_self)
+        r = (1 / x).grad_fn.next_functions[0][0]
+        show(T.maximum(x, c).grad_fn._saved_other, r._saved_result)
+        show((x @ x).grad_fn._saved_self, (x @ c).grad_fn._saved_self)
+        show((x @ c).grad_fn._saved_tensor)
+        W = T.ones(2, 3, requires_grad=True)
+        m = x.reshape(1, 2) @ W
+        show(m.grad_fn._saved_self, m.grad_fn._saved_mat2)
+        show(x.softmax(0).grad_fn._saved_result, x.max().grad_fn._saved_result)
+        show(T.nn.functional.mse_loss(x, c).grad_fn._saved_target)
+    """,
+    "saved_value_read_after_backward": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        c = T.tensor([3., 4.])
+        y = x * c
+        y.sum().backward(retain_graph=True)
+        show(y.grad_fn._saved_other, y.grad_fn._saved_self)
+        y.sum().backward()
+        show(y.grad_fn._saved_self)
+        y.grad_fn._saved_other
+    """,
+    "saved_result_read_after_backward": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = x.exp()
+        y.sum().backward()
+        y.grad_fn._saved_result
+    """,
+    "saved_value_read_after_an_in_place_change": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        c = T.tensor([3., 4.])
+        y = x * c
+        c.add_(1)
+        y.grad_fn._saved_other
+    """,
+    "saved_value_that_does_not_exist": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        (x * 2).grad_fn._saved_result
+    """,
+    # -- gradients at the edges --------------------------------------------------------------------
+    "std_and_var_of_constant_data": """
+        for f in (lambda x: x.std(), lambda x: x.var(), lambda x: x.std(0),
+                  lambda x: x.var(0, keepdim=True), lambda x: x.std(correction=0),
+                  lambda x: x.var(unbiased=False)):
+            x = T.full((3,), 2., requires_grad=True)
+            y = f(x)
+            y.sum().backward()
+            show(y, x.grad)
+    """,
+    "nan_through_relu_maximum_minimum": """
+        x = T.tensor([float('nan'), 1., -1., 0.], requires_grad=True)
+        for f in (lambda x: x.relu(), lambda x: T.maximum(x, T.zeros(4)),
+                  lambda x: T.minimum(x, T.zeros(4)), lambda x: T.nn.functional.relu(x),
+                  lambda x: T.maximum(x, x), lambda x: T.minimum(T.zeros(4), x),
+                  lambda x: x.clamp(min=0), lambda x: x.max(), lambda x: x.min(),
+                  lambda x: x.abs()):
+            x.grad = None
+            y = f(x)
+            y.sum().backward()
+            show(y, x.grad)
+        show(x.sign(), x.sgn(), T.tensor(float('nan')).sign())
+        z = T.tensor([float('nan'), 2.], requires_grad=True)
+        w = T.tensor([1., float('nan')], requires_grad=True)
+        T.maximum(z, w).sum().backward()
+        show(z.grad, w.grad)
+    """,
+    "detach_of_a_leaf_already_used": """
+        x = T.ones(2, requires_grad=True)
+        y = x * 2
+        show(x.detach_(), x.requires_grad, x.is_leaf)
+        y.sum().backward()
+        show(x.grad)
+        a = T.ones(2, requires_grad=True)
+        b = a * 2
+        show(b.detach_(), b.requires_grad, b.grad_fn, b.is_leaf)
+        c = T.ones(2, requires_grad=True)
+        d = (c * c).sum()
+        c.requires_grad_(False)
+        d.backward()
+        show(c.grad)
+    """,
 }

@@ -124,4 +124,361 @@ REPRODUCERS: dict[str, str] = {
     "sigmoid_in_place_of_bools": """
         T.tensor([True, False]).sigmoid_()
     """,
+    # -- the API tutorials stop on -----------------------------------------------------------------
+    "device_checks_of_tutorials": """
+        device = T.device("cuda" if T.cuda.is_available() else "cpu")
+        show(T.cuda.is_available(), T.cuda.device_count(), T.accelerator.is_available(), device)
+        x = T.ones(2, requires_grad=True)
+        show(x.to(device) is x, x.cpu() is x, x.to("cpu") is x, x.to(device).device)
+        show(x.to(device, T.float64), x.to(device=device, dtype=T.float64))
+        model = T.nn.Linear(2, 1).to(device)
+        show(model.weight.device, model.cpu() is model)
+    """,
+    "to_cuda_without_a_gpu": """
+        T.ones(2).to("cuda")
+    """,
+    "cuda_method_without_a_gpu": """
+        T.ones(2).cuda()
+    """,
+    "module_to_cuda_without_a_gpu": """
+        T.nn.Linear(2, 1).to(T.device("cuda:0"))
+    """,
+    "norm_and_vector_norm": """
+        x = T.tensor([[3., 4.], [0., 0.]], requires_grad=True)
+        n = x.norm()
+        show(n, T.norm(x), x.norm(dim=1), x.norm(p=1), x.norm(2, 1, True), T.norm(x, p="fro"),
+             T.linalg.vector_norm(x), T.linalg.vector_norm(x, ord=float("inf")),
+             T.linalg.vector_norm(x, 3, dim=0), T.linalg.vector_norm(x, ord=0))
+        graph(n)
+        n.backward()
+        show(x.grad)
+        y = T.tensor([[3., 4.], [0., 0.]], requires_grad=True)
+        y.norm(dim=1).sum().backward()
+        show(y.grad)
+        z = T.tensor([1., -2., 2.], requires_grad=True)
+        (T.linalg.vector_norm(z, float("inf")) + z.norm(p=1) + z.norm(p=3)).backward()
+        show(z.grad)
+    """,
+    "norm_of_integers": """
+        T.tensor([3, 4]).norm()
+    """,
+    "axis_is_an_alias_of_dim": """
+        x = T.tensor([[3., 4.], [1., 2.]])
+        show(x.sum(axis=0), x.mean(axis=1), x.max(axis=0), T.sum(x, axis=1), x.argmax(axis=1),
+             x.std(axis=0), x.var(axis=1), x.prod(axis=0), x.amax(axis=1), x.cumsum(axis=1))
+    """,
+    "chunk_split_narrow": """
+        x = T.arange(10.).reshape(2, 5).requires_grad_()
+        parts = x.chunk(3, 1)
+        show(parts, T.chunk(x, 2), x.split(2, 1), T.split(x, [1, 4], dim=1), x.narrow(1, 1, 2),
+             T.narrow(x, 1, -2, 2))
+        graph(parts[1])
+        graph(x.split([1, 4], 1)[1])
+        graph(x.narrow(1, 1, 2))
+        (parts[0].sum() + 2 * parts[2].sum() + x.narrow(0, 1, 1).sum()).backward()
+        show(x.grad, parts[0]._version, x.chunk(2, 1)[0].is_leaf)
+    """,
+    "split_sizes_that_do_not_add_up": """
+        T.ones(5).split([1, 2])
+    """,
+    "narrow_past_the_end": """
+        T.ones(5).narrow(0, 3, 4)
+    """,
+    "cumsum_and_prod": """
+        x = T.tensor([[1., 2.], [3., 0.]], requires_grad=True)
+        c = x.cumsum(0)
+        p = x.prod()
+        q = x.prod(1)
+        show(c, p, q, T.cumsum(x, dim=1), T.prod(x, 0, keepdim=True), x.cumsum(1, dtype=T.float64))
+        graph(c)
+        graph(p)
+        graph(q)
+        (c * T.tensor([[1., 2.], [3., 4.]])).sum().backward()
+        show(x.grad)
+        x.grad = None
+        (p + q.sum()).backward()
+        show(x.grad)
+        show(T.tensor([[1, 2], [3, 4]]).cumsum(0), T.tensor([True, True]).prod())
+        show(T.tensor([2, 3]).prod())
+    """,
+    "square_and_round": """
+        x = T.tensor([1.5, -2.5, 0.46, 2.5], requires_grad=True)
+        s = x.square()
+        r = x.round()
+        d = T.round(x, decimals=1)
+        show(s, r, d, T.square(T.tensor([2, 3])), T.tensor([2, 3]).round())
+        graph(s)
+        graph(r)
+        graph(d)
+        (s.sum() + r.sum() + d.sum()).backward()
+        show(x.grad)
+    """,
+    "bmm": """
+        a = T.arange(12.).reshape(2, 2, 3).requires_grad_()
+        b = T.tensor([[[1.], [2.], [3.]], [[-1.], [0.], [1.]]], requires_grad=True)
+        y = a.bmm(b)
+        show(y, T.bmm(a, b))
+        graph(y)
+        y.sum().backward()
+        show(a.grad, b.grad)
+    """,
+    "bmm_of_matrices": """
+        T.bmm(T.ones(2, 3), T.ones(3, 2))
+    """,
+    "bmm_with_mismatched_batches": """
+        T.bmm(T.ones(2, 2, 3), T.ones(3, 3, 2))
+    """,
+    "repeat": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = x.repeat(2, 2)
+        show(y, x.repeat(3), T.tensor([[1, 2]]).repeat(1, 2, 1))
+        graph(y)
+        (y * T.arange(8.).reshape(2, 4)).sum().backward()
+        show(x.grad)
+    """,
+    "repeat_with_too_few_sizes": """
+        T.ones(2, 2).repeat(2)
+    """,
+    "gather": """
+        x = T.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+        index = T.tensor([[0, 0], [1, 0]])
+        y = x.gather(1, index)
+        show(y, T.gather(x, 0, index), x.gather(1, T.tensor([[1], [0]])))
+        graph(y)
+        y.sum().backward()
+        show(x.grad)
+    """,
+    "gather_with_int32_index": """
+        show(T.ones(2, 2).gather(1, T.tensor([[0, 1]], dtype=T.int32)))
+        T.ones(2, 2).gather(1, T.tensor([[0., 1.]]))
+    """,
+    "gather_out_of_bounds": """
+        T.ones(2, 2).gather(1, T.tensor([[0, 5]]))
+    """,
+    "gather_with_fewer_dims": """
+        T.ones(2, 2).gather(1, T.tensor([0, 1]))
+    """,
+    "amax_and_amin": """
+        x = T.tensor([[1., 5.], [5., 4.]], requires_grad=True)
+        y = x.amax(0)
+        z = T.amin(x, dim=1, keepdim=True)
+        w = x.amax()
+        show(y, z, w, x.amin((0, 1)), T.amax(T.tensor([[1, 3]]), 1))
+        graph(y)
+        (y.sum() + z.sum() + w).backward()
+        show(x.grad)
+    """,
+    "masked_fill": """
+        x = T.tensor([[1., 5.], [5., 4.]], requires_grad=True)
+        y = x.masked_fill(x > 2, 0.)
+        v = T.tensor(-1., requires_grad=True)
+        z = x.masked_fill(T.tensor([True, False]), v)
+        show(y, z, x.masked_fill(x > 2, float("-inf")), T.masked_fill(x, x < 2, 7))
+        graph(y)
+        graph(z)
+        (y.sum() + z.sum()).backward()
+        show(x.grad, v.grad)
+        a = x.detach().clone()
+        a.masked_fill_(a > 4, 9.)
+        show(a)
+    """,
+    "masked_fill_with_a_float_mask": """
+        T.ones(2).masked_fill(T.ones(2), 0.)
+    """,
+    "normal_samples": """
+        T.manual_seed(0)
+        show(T.normal(0., 1., size=(2, 3)).shape, T.normal(2., 3., (4,)).dtype)
+        m = T.zeros(3, requires_grad=True)
+        s = T.ones(3, requires_grad=True)
+        for y in (T.normal(m, 1.), T.normal(0., s), T.normal(m, s)):
+            show(y.shape, y.dtype, y.grad_fn.name(), len(y.grad_fn.next_functions))
+            y.sum().backward()
+        show(m.grad, s.grad)
+    """,
+    "leaky_relu": """
+        F = T.nn.functional
+        x = T.tensor([-1., 0., 2.], requires_grad=True)
+        y = F.leaky_relu(x, 0.1)
+        show(y, F.leaky_relu(x), T.nn.LeakyReLU(0.2)(x))
+        show(T.nn.LeakyReLU(), T.nn.LeakyReLU(0.2, True))
+        graph(y)
+        y.sum().backward()
+        show(x.grad)
+    """,
+    "dropout_in_train_and_eval": """
+        F = T.nn.functional
+        x = T.ones(4, requires_grad=True)
+        show(F.dropout(x, 0.5, training=False) is x, F.dropout(x, 0.) is x)
+        y = F.dropout(x, 1.)
+        show(y)
+        graph(y)
+        d = T.nn.Dropout(0.5)
+        show(d, T.nn.Dropout(0.3, inplace=True), d.training)
+        z = d(x)
+        show(z.shape, sorted(set(z.tolist())) in ([0.], [2.], [0., 2.]), z.grad_fn.name())
+        d.eval()
+        show(d(x) is x, d.training)
+        model = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Dropout(0.5))
+        model.eval()
+        show([m.training for m in model])
+    """,
+    "dropout_probability_out_of_range": """
+        T.nn.functional.dropout(T.ones(2), 1.5)
+    """,
+    "smooth_l1_and_huber_losses": """
+        F = T.nn.functional
+        x = T.tensor([0.5, 3., -2.], requires_grad=True)
+        t = T.tensor([0., 0., 0.5])
+        l = F.smooth_l1_loss(x, t)
+        h = F.huber_loss(x, t, delta=2.)
+        show(l, h, T.nn.SmoothL1Loss()(x, t), T.nn.HuberLoss()(x, t), T.nn.SmoothL1Loss(beta=0.5))
+        show(F.smooth_l1_loss(x, t, reduction="sum", beta=0.5))
+        show(F.huber_loss(x, t, reduction="none"))
+        show(F.smooth_l1_loss(x, t, beta=0.))
+        graph(l)
+        graph(h)
+        (l + h).backward()
+        show(x.grad)
+    """,
+    "module_list_and_module_dict": """
+        layers = T.nn.ModuleList([T.nn.Linear(2, 2) for _ in range(3)] + [T.nn.ReLU()])
+        show(len(layers), layers, layers[-1], layers[0:1], T.nn.ModuleList())
+        layers.append(T.nn.Tanh())
+        show([n for n, _ in layers.named_parameters()], len(list(layers.parameters())))
+        del layers[0]
+        show(layers, list(layers.state_dict()))
+        d = T.nn.ModuleDict({"a": T.nn.Linear(1, 1), "b": T.nn.Tanh()})
+        d["c"] = T.nn.ReLU()
+        show(d, list(d), list(d.keys()), "a" in d, len(d), [n for n, _ in d.named_parameters()])
+        layers(1)
+    """,
+    "lazy_linear": """
+        T.manual_seed(0)
+        m = T.nn.LazyLinear(3)
+        show(m, m.weight, m.in_features)
+        y = m(T.ones(2, 4))
+        show(y.shape, m.weight.shape, m.in_features, type(m).__name__, m, type(m.weight).__name__)
+        show(m.bias.shape, y.grad_fn.name())
+    """,
+    "indexing_with_a_range": """
+        x = T.arange(10.).reshape(5, 2).requires_grad_()
+        y = x[range(3)]
+        show(y, x[range(1, 5, 2), 1], x[:, range(1)])
+        graph(y)
+        y.sum().backward()
+        show(x.grad)
+    """,
+    # -- printing, conversions and messages --------------------------------------------------------
+    "negative_zero_prints_as_torch_prints_it": """
+        show(T.tensor(-0.), T.tensor([-0., 1.]), T.tensor([-0., 1.5]), -T.zeros(2),
+             T.tensor(-0., dtype=T.float64), T.tensor([[-0., 2.], [1e-5, -0.]]))
+    """,
+    "format_of_a_0d_tensor": """
+        loss = T.tensor(0.123456, requires_grad=True) * 2
+        show(f"{loss:.4f}", format(T.tensor(3.), ".2f"), f"{T.tensor(2)}", f"{T.tensor(7):d}",
+             f"{T.tensor(1.5):>8}", "{:.3e}".format(T.tensor(1234.5)), f"{T.ones(2)}")
+    """,
+    "format_spec_of_a_1d_tensor": """
+        f"{T.ones(2):.2f}"
+    """,
+    "float_of_many_elements": """
+        float(T.ones(2))
+    """,
+    "int_of_many_elements": """
+        int(T.ones(2))
+    """,
+    "size_0_of_a_0d_tensor": """
+        T.tensor(1.).size(0)
+    """,
+    "exp_is_correctly_rounded_in_float32": """
+        show(T.exp(T.tensor(12.)), T.exp(T.tensor(12.)).item(), T.tensor([0.5, 3., -7.25]).exp())
+    """,
+    "version_error_names_the_inplace_node": """
+        a = T.ones(2, requires_grad=True)
+        b = a * 2
+        c = b / 3
+        d = c * c
+        c.add_(1)
+        d.sum().backward()
+    """,
+    "version_error_names_torch_node_of_a_saved_input": """
+        a = T.ones(2, requires_grad=True)
+        b = a * 1
+        c = a / b
+        b.mul_(2)
+        c.sum().backward()
+    """,
+    "version_error_of_a_detached_input_names_no_node": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = x * 2
+        y.mul_(y.detach())
+        y.add_(1)
+        y.sum().backward()
+    """,
+    "cast_errors_name_bool_and_long": """
+        for dtype in (T.bool, T.long):
+            try:
+                T.ones(2, dtype=dtype).add_(1.5)
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    "setitem_on_a_leaf": """
+        x = T.ones(2, requires_grad=True)
+        x[0] = 2.
+    """,
+    "inplace_on_a_leaf_made_from_a_view": """
+        b = T.tensor([0.5]).expand(1).requires_grad_()
+        b.sub_(1)
+    """,
+    # -- the graph ---------------------------------------------------------------------------------
+    "edge_order_alpha_and_reflected_numbers": """
+        x = T.tensor([1., -2.], requires_grad=True)
+        y = T.tensor([3., 4.], requires_grad=True)
+        for z in [2 * x, 1 + x, T.div(2, x), T.sub(2, x), 2 / x, 2 - x, T.add(2, x), T.mul(2, x),
+                  T.add(x, y, alpha=2), T.sub(x, y, alpha=2), T.sub(2, x, alpha=3),
+                  T.sub(x, 2, alpha=3), x.add(y, alpha=0.5), T.rsub(x, 2), T.rsub(x, y),
+                  x // 2, 2 // x, x % 2, 2 % x, x // y, x % y]:
+            show(z)
+            graph(z)
+        (T.add(x, y, alpha=2).sum() + T.sub(2, x, alpha=3).sum() + T.div(2, x).sum()).backward()
+        show(x.grad, y.grad)
+        a = T.ones(2)
+        a.add_(x, alpha=2)
+        b = T.ones(2)
+        b.sub_(x, alpha=2)
+        show(a, b)
+        graph(a)
+        graph(b)
+    """,
+    "reductions_with_dtype_are_one_node": """
+        x = T.tensor([1., -2.], requires_grad=True)
+        for z in [x.sum(dtype=T.float64), x.mean(dtype=T.float64), x.softmax(0, dtype=T.float64),
+                  x.sum(0, dtype=T.float64), x.mean(0, keepdim=True, dtype=T.float64),
+                  T.sum(x, dtype=T.float64)]:
+            show(z)
+            graph(z)
+        (x.sum(dtype=T.float64) + x.mean(0, dtype=T.float64)).backward()
+        show(x.grad)
+    """,
+    "div_rounding_modes": """
+        x = T.tensor([-3.5, 2.5], requires_grad=True)
+        y = T.tensor([2., -1.5], requires_grad=True)
+        for mode in ["floor", "trunc"]:
+            for z in [T.div(x, y, rounding_mode=mode), T.div(x, 2, rounding_mode=mode),
+                      T.div(2, x, rounding_mode=mode)]:
+                show(z)
+                graph(z)
+                z.sum().backward(retain_graph=True)
+        show(x.grad, y.grad, T.div(T.tensor([7, -7]), 2, rounding_mode="trunc"))
+        T.div(x, y, rounding_mode="round")
+    """,
+    "index_with_a_0d_tensor_is_a_select": """
+        x = T.arange(6.).reshape(3, 2).requires_grad_()
+        y = x[T.tensor(1)]
+        show(y, y._version, x[T.tensor(1), T.tensor([0, 1])], x[:, T.tensor(0)])
+        graph(y)
+        graph(x[T.tensor(2), 1:])
+        y.sum().backward()
+        show(x.grad)
+    """,
 }

@@ -114,14 +114,6 @@ def run(module, code: str) -> list:
     ns.update(T=module, np=np, math=math, show=rec.show, graph=rec.graph)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", append=True)
-        # minigrad silences numpy's inf/nan RuntimeWarnings with a filter set when it is imported;
-        # pytest drops filters set while it collects, so set it again (PyTorch is silent there).
-        warnings.filterwarnings(
-            "ignore",
-            message=r"(divide by zero|invalid value|overflow|underflow) encountered",
-            category=RuntimeWarning,
-            module=r"minigrad(\.|$)",
-        )
         try:
             exec(textwrap.dedent(code), ns)
         except Exception as e:  # noqa: BLE001 - the exception is the result
@@ -1761,6 +1753,16 @@ _EDGES: dict[str, str] = {
     "sign_and_sgn_of_bool": """
         m = T.tensor([True, False])
         show(m.sign(), m.sgn(), T.sign(T.tensor(True)), T.tensor([-2, 0, 3]).sign())
+    """,
+    "zero_dim_promotion_in_alpha_where_and_rounded_div": """
+        x = T.ones(2, requires_grad=True)
+        z = T.tensor(2., dtype=T.float64, requires_grad=True)
+        c = T.tensor([True, False])
+        outs = [T.add(x, z, alpha=2), T.sub(z, x, alpha=3), T.where(c, x, z), T.where(c, z, x)]
+        show(*outs, T.div(T.tensor([7, -7]), T.tensor(2.), rounding_mode="floor"),
+             T.add(T.tensor([1, 2]), T.tensor(0.5), alpha=2))
+        sum(o.sum() for o in outs).backward()
+        show(x.grad, z.grad)
     """,
     "sum_over_a_repeated_dim": """
         T.ones(2, 2).sum((1, -1))

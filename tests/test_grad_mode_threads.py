@@ -282,6 +282,15 @@ def _inference_outcomes(lib) -> dict:
         "x[0]": lambda: x[0].is_inference(),
         "x.view(3)": lambda: x.view(3).is_inference(),
         "x.data": lambda: x.data.is_inference(),
+        "x.detach().add_(1)": lambda: x.detach().add_(1).is_inference(),
+        "x.data.mul_(2)": lambda: x.data.mul_(2).is_inference(),
+        "x.data.data.fill_(3)": lambda: x.data.data.fill_(3).is_inference(),
+        "x.detach()._version": lambda: x.detach()._version,
+        "x.detach()[0].add_(1)": lambda: x.detach()[0].add_(1),
+        "x.detach().view(3).add_(1)": lambda: x.detach().view(3).add_(1),
+        "x.detach()[0] = 2": lambda: x.detach().__setitem__(0, 2.0),
+        "x.detach().requires_grad_()": lambda: x.detach().requires_grad_(),
+        "x.detach() * w": lambda: (x.detach() * w).requires_grad,
         "y.numpy()": lambda: y.numpy().tolist(),
         "no_grad: x.add_(1)": lambda: _in(lib.no_grad(), lambda: x.add_(1)),
         "plain tensor": lambda: lib.ones(1).is_inference(),
@@ -334,6 +343,11 @@ def test_inference_mode_decorators_and_repr(lib_name, torch):
         f"<{lib_name}.autograd.grad_mode.inference_mode object at 0x"
     )
     assert lib.autograd.inference_mode is lib.inference_mode
+    with lib.inference_mode():
+        made_inside = lib.ones(1)
+    assert lib.is_inference(made_inside) and not lib.is_inference(lib.ones(1))
+    with pytest.raises(TypeError, match=r"is_inference\(\): argument 'input' \(position 1\) "):
+        lib.is_inference([1])
 
 
 def test_inference_tensors_are_fine_where_nothing_is_saved():

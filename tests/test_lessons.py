@@ -50,6 +50,7 @@ LESSON_NAMES = [
     "04_tensors_to_plots",
     "05_train_save_load",
     "06_inside_minigrad",
+    "07_gradients_of_gradients",
 ]
 ENGLISH = sorted(LESSONS_DIR.glob("[0-9][0-9]_*.ipynb"))
 CHINESE = sorted(ZH_DIR.glob("[0-9][0-9]_*.ipynb"))
@@ -554,6 +555,9 @@ def _solutions():
             "learning-rate": ("up", "down"),
             "restore": (restored, untouched),
             "step-order": ("CDBA", "ABCD"),
+            "second-derivative": (minigrad.tensor(48.0), 32.0),
+            "hvp": (minigrad.tensor([2.0, 12.0]), minigrad.tensor([4.0, 2.0])),
+            "newton": (4 / 3, 2.0),
         }
     )
     extra = {

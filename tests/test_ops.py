@@ -16,10 +16,6 @@ import pytest
 
 import minigrad
 
-# minigrad silences numpy's inf/nan RuntimeWarnings with a filter set at import; pytest drops
-# filters set while it collects, so here they are ignored explicitly (see the subprocess test).
-pytestmark = pytest.mark.filterwarnings("ignore:.*encountered in:RuntimeWarning")
-
 A = np.array([[0.5, -1.0, 2.0], [1.5, 3.0, -0.25]])
 B = np.array([2.0, -0.5, 4.0])
 

@@ -7,6 +7,8 @@ learner's ``warnings.simplefilter("error")`` would: minigrad must give inf and n
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -46,3 +48,29 @@ def test_numpy_error_state_of_the_caller_is_left_alone() -> None:
     minigrad.log(minigrad.zeros(1))
     with pytest.raises(RuntimeWarning):
         np.log(np.zeros(1))  # the learner's own numpy still warns
+
+
+# -- many ops at once, forward and backward, and filters set before minigrad is imported -----
+
+PROGRAM = """
+x = T.tensor([0., -1., 1e30, 2.], requires_grad=True)
+outs = [x.log(), x.sqrt(), 1 / x, x / 0, x * 1e30, x.exp() * 1e30, x ** 0.5, x ** -1,
+        T.zeros(0).mean(), T.zeros(0, 3).mean(0), x.double() * 1e300, (x * 1e30).float(),
+        x % 0., T.tensor([1e30]).to(T.float16), x.log_softmax(0), x.softmax(0), x.var(),
+        x.norm(), x.prod(), x.tanh(), x.sigmoid(), x @ (x * 1e30), x - x * float('inf'),
+        T.tensor([1., 2.]) // 0., T.maximum(x, x * float('nan')), x.relu() * float('inf')]
+for y in outs:
+    if y.requires_grad:
+        y.sum().backward(retain_graph=True)
+text = [repr(y) for y in outs]
+"""
+
+
+def test_many_ops_forward_and_backward_are_silent() -> None:
+    exec(PROGRAM, {"T": minigrad})
+
+
+def test_silent_when_filters_are_set_before_the_import() -> None:
+    code = "import warnings\nwarnings.simplefilter('error')\nimport minigrad as T\n" + PROGRAM
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

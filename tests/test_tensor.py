@@ -50,8 +50,10 @@ def test_device(x) -> None:
     assert x.device.type == "cpu" and x.device.index is None
     assert str(type(x.device)) == "<class 'minigrad.device'>"
     assert x.to("cpu") is x and x.to(minigrad.device("cpu")) is x
-    with pytest.raises(RuntimeError):
+    with pytest.raises(AssertionError, match="not compiled with CUDA"):  # torch's, without a GPU
         x.to("cuda")
+    with pytest.raises(RuntimeError):
+        x.to("tpu")
 
 
 def test_size_out_of_range(x) -> None:

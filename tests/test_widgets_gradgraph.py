@@ -190,3 +190,20 @@ def test_a_third_derivative_graph_draws_and_steps():
     assert "returns it" in view.steps[-1]["text"]
     assert g3.grad_fn is not None
     view.close()
+
+
+def test_a_leaf_that_autograd_grad_did_not_ask_for_received_nothing():
+    require_program("dot")
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    b = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    out = (a * b.exp()).sum()
+    view = GraphView(out)
+    view.flush()
+    minigrad.autograd.grad(out, a)
+    view.flush()
+    said = {s["text"] for s in view.steps if s["label"] == "AccumulateGrad"}
+    assert said == {
+        "AccumulateGrad: [20.09, 54.6] reached a and autograd.grad() returns it; a.grad stays None",
+        "AccumulateGrad received no gradient",
+    }
+    view.close()

@@ -205,7 +205,9 @@ def to_walk(recorded: Pass, graph: Graph, lang: str | None = None) -> Walk:
             step["cells"] = [[f"{leaf}_grad", grad_row(before), grad_row(after)]]
             step["edges"] = []
             title = graph.title_of(leaf)
-            if _captured(before, after, grad):
+            if grad is None:  # autograd.grad skipped it: no input asked for was below it
+                said = text("received_none", lang, node=name)
+            elif _captured(before, after, grad):
                 said = text("acc_captured", lang, node=name, leaf=title, grad=short(grad),
                             before=short(before))  # fmt: skip
             elif before is None:

@@ -14,7 +14,7 @@ from ._args import _operand
 
 
 def add(input, other, *, alpha=1):
-    if alpha != 1 or alpha is True:
+    if type(alpha) is not int or alpha != 1:  # one AddBackward0 node, as in PyTorch
         return A.AddAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
         return A.Add.apply(_operand(input), other)
@@ -24,17 +24,17 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """``sub(2, x)`` is ``SubBackward0`` with the number as an input, as in PyTorch (the
     operator ``2 - x`` is ``RsubBackward1``)."""
-    if alpha != 1 or alpha is True:
+    if type(alpha) is not int or alpha != 1:  # alpha=True, 1.0 are checked
         return A.SubAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
         return A.Sub.apply(_operand(input), other)
     return A.Sub.apply(input, _operand(other))
 
 
-def rsub(input, other):
-    """``other - input`` (PyTorch's rsub)."""
-    if isinstance(other, Tensor):
-        return A.Sub.apply(other, input)
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (PyTorch's rsub)."""
+    if isinstance(other, Tensor) or type(alpha) is not int or alpha != 1:
+        return A.RSubTensor.apply(input, _operand(other), alpha)
     return A.RSub.apply(input, _operand(other))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtypes import get_default_dtype, promote_zero_dim
+from .._dtypes import get_default_dtype, promote_pair
 from ..ops._common import LEGACY_NAMES, broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from ._args import _operand
@@ -39,8 +39,7 @@ def _bitwise(ufunc, name: str):
             return NotImplemented
         a = self._data
         b = other._data if isinstance(other, Tensor) else other
-        if type(b) is np.ndarray and a.dtype != b.dtype and (a.ndim == 0) != (b.ndim == 0):
-            a, b = promote_zero_dim(a, b)
+        a, b = promote_pair(a, b)
         result = np.result_type(a, b)
         if result.kind == "f":
             floats = [x.dtype for x in (a, b) if type(x) is np.ndarray and x.dtype.kind == "f"]

@@ -32,7 +32,9 @@ def _reduce_dtype(input, dtype, mean: bool):
     return target
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
+    if axis is not None:  # numpy's name, which PyTorch accepts too
+        dim = axis
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("sum", dim)
     if dtype is not None:  # summed in dtype, one node (no cast before it), as in PyTorch
@@ -45,7 +47,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
     return R.SumDim.apply(input, dim, keepdim)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
+    if axis is not None:
+        dim = axis
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("mean", dim)
     if dtype is not None:
@@ -107,11 +111,15 @@ def _argextreme(a, dim, keepdim, largest):
     return np.expand_dims(out, axis) if keepdim else out
 
 
-def max(input, dim=None, keepdim=False):  # noqa: A001
+def max(input, dim=None, keepdim=False, *, axis=None):  # noqa: A001
+    if axis is not None:
+        dim = axis
     return _extreme(input, dim, keepdim, True)
 
 
-def min(input, dim=None, keepdim=False):  # noqa: A001
+def min(input, dim=None, keepdim=False, *, axis=None):  # noqa: A001
+    if axis is not None:
+        dim = axis
     return _extreme(input, dim, keepdim, False)
 
 
@@ -122,14 +130,22 @@ def _no_empty(input, name):
         )
 
 
-def argmax(input, dim=None, keepdim=False):
+def argmax(input, dim=None, keepdim=False, *, axis=None):
+    if axis is not None:
+        dim = axis
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("argmax(): does not support bool input")
     if dim is None:
         _no_empty(input, "argmax")
         return new_tensor(np.asarray(np.argmax(input._data), dtype=np.int64))
     return new_tensor(_argextreme(input._data, dim, keepdim, True).astype(np.int64))
 
 
-def argmin(input, dim=None, keepdim=False):
+def argmin(input, dim=None, keepdim=False, *, axis=None):
+    if axis is not None:
+        dim = axis
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("argmin(): does not support bool input")
     if dim is None:
         _no_empty(input, "argmin")
         return new_tensor(np.asarray(np.argmin(input._data), dtype=np.int64))
@@ -142,13 +158,17 @@ def _correction(unbiased, correction) -> int:
     return 1 if unbiased is None or unbiased else 0
 
 
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
+    if axis is not None:
+        dim = axis
     if isinstance(dim, bool):  # var(x, False): the old positional 'unbiased'
         dim, unbiased = None, dim
     return R.Var.apply(input, dim, _correction(unbiased, correction), keepdim)
 
 
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
+    if axis is not None:
+        dim = axis
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     return R.Std.apply(input, dim, _correction(unbiased, correction), keepdim)

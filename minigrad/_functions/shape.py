@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 
-from .._dtypes import dtype, to_numpy_dtype
+from .._dtypes import check_device, dtype, to_numpy_dtype
 from .._legacy import dtype_of_legacy
 from .._quiet import loud, quiet
 from .._typename import type_name
@@ -122,8 +122,8 @@ def to(self, *args, **kwargs):
             target = a
         elif isinstance(a, Tensor):
             target = a.dtype
-        elif a is not None and str(a) != "cpu":
-            raise RuntimeError(f"minigrad only has the 'cpu' device, not {a!r}")
+        else:
+            check_device(a)
     np_dtype = to_numpy_dtype(target)
     if np_dtype is None or np_dtype == self._data.dtype:
         return self

@@ -129,7 +129,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
         w.on_backward_begin(start)
     nan_check = anomaly.enabled and anomaly.check_nan
     node = None
-    token = quiet()  # numpy's inf/nan warnings: PyTorch's backward is silent
+    token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         while ready:
             node = heappop(ready)[1]
@@ -347,6 +347,7 @@ def grad(
     anything they depend on requires grad) and can be differentiated again;
     ``retain_graph`` then defaults to True.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     if not inputs:

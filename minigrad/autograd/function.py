@@ -29,15 +29,18 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import get_default_dtype, promote_zero_dim
+from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
 from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
 from .node import (
+    _FREED,
+    _SECOND_BACKWARD,
     AccumulateGrad,
     BackwardNode,
     Node,
+    _modified_message,
     accumulator_of,
     node_of,
     retain_grad_hook,
@@ -214,7 +217,17 @@ class ArrayFunction(Function):
     - ``is_view``: the output shares memory and version counter with input 0;
     - ``default_float``: a float64 result computed from inputs that are not float64
       (integers, Python floats) becomes float32, as in PyTorch (numpy would keep
-      float64); False for ops that choose their dtype on purpose (``to``).
+      float64); False for ops that choose their dtype on purpose (``to``);
+    - ``saved_names``: PyTorch's name of each value ``save_for_backward`` keeps
+      (``"self"``, ``"other"``, ``"result"``), read as ``grad_fn._saved_self``;
+      ``saved_settings`` maps PyTorch's names of settings to ``ctx`` attributes
+      (``{"dim": "axis"}``);
+    - ``saved_when``: per saved value, the input whose gradient needs it (None: always).
+      PyTorch saves ``other`` of ``x * other`` only if ``x`` requires grad; a value no
+      gradient needs is not kept (None), so changing it in place later is no error;
+    - ``promotes``: two tensor inputs, elementwise (``where``, ``add(alpha=)``): a 0-d one
+      follows PyTorch's type promotion (``promote_pair``), as every binary operator does
+      (the two-input short path always applies it).
 
     ``call(*args)`` is how a backward formula uses another op (``TanhBackward``): on
     arrays it runs that op's forward and nothing else; on Tensors it records it.
@@ -229,6 +242,10 @@ class ArrayFunction(Function):
     broadcasts = False
     is_view = False
     default_float = True
+    saved_names: tuple[str, ...] = ()
+    saved_when: tuple[int | None, ...] | None = None
+    saved_settings: dict[str, str] = {}
+    promotes = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -236,6 +253,11 @@ class ArrayFunction(Function):
         cls._Node._run_graph = _array_node_run_graph
         cls._Node._backward = staticmethod(cls.backward)
         cls._Node.__call__ = _call_node  # built-in nodes are callable (custom ones are not)
+        cls._Node.__getattr__ = _saved_attribute  # grad_fn._saved_self ...
+        if cls.saved_when is not None:
+            cls._Node._saved_unless = tuple(
+                [(k, i) for k, i in enumerate(cls.saved_when) if i is not None]
+            )
         if not cls.broadcasts and "apply" not in cls.__dict__:
             n_inputs = cls.forward.__code__.co_argcount - 1 - cls.n_params
             if n_inputs == 1 and not cls.forward.__code__.co_flags & 0x04:
@@ -269,19 +291,21 @@ class ArrayFunction(Function):
             else:
                 values.append(x)
             nexts.append(None)
+        if cls.promotes:
+            values[0], values[1] = promote_pair(values[0], values[1])
         ctx = cls._Node()
-        token = quiet()
+        token = quiet()  # no numpy warnings for inf and nan (minigrad/_quiet.py)
         try:
             if n_params:
                 out = cls.forward(ctx, *values, *args[len(inputs) :])
             else:
                 out = cls.forward(ctx, *values)
+            if type(out) is not _ndarray:
+                out = _as_array(ctx, out)
+            if out.dtype is _F64 and cls.default_float:
+                out = _keep_default_float(out, inputs)
         finally:
             loud(token)
-        if type(out) is not _ndarray:
-            out = _as_array(ctx, out)
-        if out.dtype is _F64 and cls.default_float:
-            out = _keep_default_float(out, inputs)
         requires = requires and _grad_state.enabled
         result = new_tensor(out, ctx if requires else None, requires)
         if cls.is_view:
@@ -314,12 +338,12 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     token = quiet()
     try:
         out = cls.forward(ctx, data, *params)
+        if type(out) is not _ndarray:
+            out = _as_array(ctx, out)
+        if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
+            out = out.astype(get_default_dtype().numpy)
     finally:
         loud(token)
-    if type(out) is not _ndarray:
-        out = _as_array(ctx, out)
-    if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
-        out = out.astype(get_default_dtype().numpy)
     requires = a._requires_grad and _grad_state.enabled
     result = new_tensor(out, ctx if requires else None, requires)
     if cls.is_view:  # same memory as ``a``: same version counter
@@ -349,7 +373,7 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         bd, br = b._data, b._requires_grad
     else:
         bd, br = b, False
-    if (
+    if (  # promote_pair, inlined: this is the hot path of every + - * /
         type(ad) is _ndarray
         and type(bd) is _ndarray
         and ad.dtype is not bd.dtype
@@ -359,15 +383,15 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     token = quiet()
     try:
         out = cls.forward(ctx, ad, bd)
+        if type(out) is not _ndarray:
+            out = _as_array(ctx, out)
+        if out.dtype is _F64:
+            out = _keep_default_float(out, (a, b))
     except ValueError:
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it
     finally:
         loud(token)
-    if type(out) is not _ndarray:
-        out = _as_array(ctx, out)
-    if out.dtype is _F64:
-        out = _keep_default_float(out, (a, b))
     if not ((ar or br) and _grad_state.enabled):
         return new_tensor(out)
     result = new_tensor(out, ctx, True)
@@ -414,6 +438,48 @@ def _call_node(self: BackwardNode, *grads: Any) -> Any:
             [None if fn is None else g for fn, g in zip(self._next, self._run_graph(grad))]
         )
     return outs[0] if len(outs) == 1 else outs
+
+
+def _saved_attribute(self: BackwardNode, name: str) -> Any:
+    """``grad_fn._saved_self``, ``_saved_other``, ``_saved_result``, ``_saved_dim`` ...
+
+    PyTorch's names for what the node keeps. A saved value comes back as a Tensor: the
+    leaf itself, a Tensor with the input's history, or (``_saved_result``) with this
+    node as its grad_fn; a Python number as a 0-d tensor; a value this node did not
+    need to keep as None. Once backward has freed the graph, or after the value was
+    changed in place, reading it raises PyTorch's error.
+    """
+    if name.startswith("_saved_"):
+        function = self._function
+        key = name[7:]
+        if key in function.saved_names:
+            return _saved_value(self, function.saved_names.index(key))
+        if key in function.saved_settings:
+            return getattr(self, function.saved_settings[key])
+    raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _saved_value(node: BackwardNode, k: int) -> Tensor | None:
+    saved = node._saved
+    checks = node._saved_checks
+    counter, version, which = checks[3 * k : 3 * k + 3] if len(checks) > 3 * k else (None, 0, 0)
+    if version == -1:  # not kept: no gradient needed it
+        return None
+    if saved is _FREED:
+        raise RuntimeError(_SECOND_BACKWARD)
+    if saved is None or k >= len(saved):
+        return None
+    value = saved[k]
+    if counter is None:  # a number, or an array that is neither input nor output
+        return new_tensor(np.asarray(value))
+    if counter[0] != version:
+        raise RuntimeError(_modified_message(node, k))
+    if which == -1:
+        return _tied(value, node, counter)
+    fn = node._next[which]
+    if type(fn) is AccumulateGrad:
+        return fn.variable
+    return _tied(value, fn, counter)
 
 
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .._modes import set_modes, state
+from .._typename import type_name
+from ..tensor import Tensor
 
 __all__ = [
     "no_grad",
@@ -27,6 +29,7 @@ __all__ = [
     "is_grad_enabled",
     "inference_mode",
     "is_inference_mode_enabled",
+    "is_inference",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,6 +43,15 @@ def is_grad_enabled() -> bool:
 def is_inference_mode_enabled() -> bool:
     """True inside ``inference_mode()`` (in this thread)."""
     return state.inference
+
+
+def is_inference(input: Tensor) -> bool:
+    """``minigrad.is_inference(t)``: ``t.is_inference()``, for a Tensor only."""
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"is_inference(): argument 'input' (position 1) must be Tensor, not {type_name(input)}"
+        )
+    return input.is_inference()
 
 
 class _ModeContext:

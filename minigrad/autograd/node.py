@@ -176,6 +176,8 @@ class AccumulateGrad(Node):
 
     def _run(self, grad: np.ndarray) -> tuple:
         var = self.variable
+        if not var._requires_grad:  # detach_() after the leaf was used: no gradient, as PyTorch
+            return ()
         data = var._data
         if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
             grad = np.array(grad)
@@ -199,6 +201,8 @@ class AccumulateGrad(Node):
         place (``AddBackward0``), so that ``.grad`` can be differentiated again.
         """
         var = self.variable
+        if not var._requires_grad:
+            return ()
         data = var._data
         if grad._data.dtype != data.dtype:
             grad = grad.to(var.dtype)
@@ -256,6 +260,8 @@ def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
     if grad.shape == shape:
         return grad
     lead = grad.ndim - len(shape)
+    if lead == 1 and grad.shape[1:] == shape:  # a bias added to every row: one reduce
+        return np.add.reduce(grad, axis=0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
     )
@@ -268,6 +274,7 @@ class BackwardNode(Node):
     """The node (and ``ctx``) of a Function call; subclassed once per Function."""
 
     _saved_checks: tuple = ()
+    _saved_unless: tuple | None = None  # (slot, input) pairs: see ArrayFunction.saved_when
     _shapes: tuple | None = None
     _tensor_positions: tuple | None = None  # a custom Function: where its Tensor arguments are
     _seq = 0
@@ -311,7 +318,18 @@ class BackwardNode(Node):
         checks: list = []
         out_data = output._data
         n = len(values)
+        drop = self._saved_unless
+        if drop is not None:  # keep only what the gradients of inputs that require grad need
+            nexts = self._next
+            for k, needed_by in drop:
+                if nexts[needed_by] is None:
+                    saved = list(self._saved)
+                    saved[k] = None
+                    self._saved = tuple(saved)
         for k, value in enumerate(self._saved):
+            if value is None:  # not kept (``saved_when``): -1 says so after the graph is freed
+                checks += (None, -1, 0)
+                continue
             if value is out_data or value is output:
                 checks += (output._vc, output._vc[0], -1)
                 continue
@@ -320,7 +338,7 @@ class BackwardNode(Node):
             if k < n and (value is values[k] or value is inputs[k]):
                 x = inputs[k]
                 if isinstance(x, Tensor):
-                    if type(x._vc) is InferenceVersion:
+                    if isinstance(x._vc, InferenceVersion):
                         raise RuntimeError(_INFERENCE_SAVED)
                     checks += (x._vc, x._vc[0], k)
                     continue
@@ -329,7 +347,7 @@ class BackwardNode(Node):
                 if value is array or value is inputs[i]:
                     x = inputs[i]
                     if isinstance(x, Tensor):
-                        if type(x._vc) is InferenceVersion:
+                        if isinstance(x._vc, InferenceVersion):
                             raise RuntimeError(_INFERENCE_SAVED)
                         checks += (x._vc, x._vc[0], i)
                         break
@@ -363,9 +381,12 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
     owner = node if which == -1 else node._next[which]
+    if which != -1 and len(counter) > 1 and owner is not None:  # changed in place: the
+        owner = counter[1]  # input's current grad_fn, the in-place op's
     if owner is not None and not isinstance(owner, AccumulateGrad):
         op = owner.name()
-        described += f", which is output 0 of {op[: op.rfind('Backward')] or op},"
+        short = op.replace("Backward", "")  # PyTorch's words: Add, Pow1, CopySlices
+        described += f", which is output 0 of {short[:-1] if short.endswith('0') else short},"
     hint = (
         "the backtrace further above shows the operation that failed to compute its gradient. "
         "The variable in question was changed in there or anywhere later. Good luck!"

@@ -1,10 +1,19 @@
 """``minigrad.nn``: modules, parameters, layers, losses and initialisation, as ``torch.nn``."""
 
 from . import functional, init
-from .activation import Flatten, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
-from .container import Sequential
-from .linear import Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .activation import Dropout, Flatten, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleDict, ModuleList, Sequential
+from .linear import LazyLinear, Linear
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module
 from .parameter import Parameter
 
@@ -12,7 +21,14 @@ __all__ = [
     "Module",
     "Parameter",
     "Linear",
+    "LazyLinear",
     "Sequential",
+    "ModuleList",
+    "ModuleDict",
+    "LeakyReLU",
+    "Dropout",
+    "SmoothL1Loss",
+    "HuberLoss",
     "ReLU",
     "Tanh",
     "Sigmoid",

@@ -29,6 +29,8 @@ __all__ = [
     "cross_entropy",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    "smooth_l1_loss",
+    "huber_loss",
 ]
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -243,3 +245,59 @@ def binary_cross_entropy_with_logits(
     w = None if weight is None else weight._data
     pw = None if pos_weight is None else pos_weight._data
     return LO.BinaryCrossEntropyWithLogits.apply(input, target, w, pw, reduction)
+
+
+def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """Warn (as PyTorch does) when the shapes differ, then broadcast both."""
+    if input._data.shape == target._data.shape:
+        return input, target
+    _warn_shape(input, target)
+    shape = _broadcast_shape(input._data.shape, target._data.shape)
+    if input._data.shape != shape:
+        input = S.Expand.apply(input, shape)
+    if target._data.shape != shape:
+        target = S.Expand.apply(target, shape)
+    return input, target
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """Squared error for small differences (below ``beta``), absolute error for large ones."""
+    reduction = reduction_of(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:  # PyTorch: then it is exactly l1_loss
+        return l1_loss(input, target, reduction=reduction)
+    input, target = _same_shape(input, target)
+    _floats_only("smooth_l1", input, target)
+    return LO.SmoothL1Loss.apply(input, target, reduction, float(beta))
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """``smooth_l1_loss`` scaled by ``delta``: quadratic below ``delta``, linear above."""
+    if weight is not None:
+        raise NotImplementedError("minigrad's huber_loss has no weight argument")
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    input, target = _same_shape(input, target)
+    _floats_only("huber", input, target)
+    return LO.HuberLoss.apply(input, target, reduction, float(delta))
+
+
+def _floats_only(kernel: str, input: Tensor, target: Tensor) -> None:
+    dtype = np.result_type(input._data, target._data)
+    if dtype.kind != "f":
+        name = _type_name(input if input._data.dtype == dtype else target)
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")

@@ -1,4 +1,4 @@
-"""Activation modules: ReLU, Tanh, Sigmoid, Softmax, LogSoftmax; and Flatten."""
+"""Activation modules: ReLU, LeakyReLU, Tanh, Sigmoid, Softmax, LogSoftmax; Flatten, Dropout."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten"]
+__all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "LeakyReLU", "Dropout"]
 
 
 class ReLU(Module):
@@ -72,3 +72,36 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class LeakyReLU(Module):
+    """``x`` where positive, ``negative_slope * x`` elsewhere: a ReLU that never goes flat."""
+
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class Dropout(Module):
+    """Zero each element with probability ``p`` while training (``model.train()``); the
+    identity after ``model.eval()``. The survivors are scaled by ``1 / (1 - p)``."""
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"

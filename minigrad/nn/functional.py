@@ -11,19 +11,27 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from .._functions import linalg as FL
 from .._functions import reduction as FR
+from .._random import default_generator
+from ..ops import activation as ACT
+from ..ops import arithmetic as A
+from ..ops import inplace as IP
 from ..ops import linalg as L
 from ..ops import shape as S
 from ..ops import unary as U
-from ..tensor import Tensor
+from ..tensor import Tensor, new_tensor
 from ._loss_functions import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cross_entropy,
+    huber_loss,
     l1_loss,
     mse_loss,
     nll_loss,
+    smooth_l1_loss,
 )
 
 __all__ = [
@@ -39,6 +47,10 @@ __all__ = [
     "cross_entropy",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    "smooth_l1_loss",
+    "huber_loss",
+    "leaky_relu",
+    "dropout",
 ]
 
 
@@ -75,6 +87,28 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(0, x); the op itself, with no wrapper in between: it runs in every hidden layer."""
     return input.relu_() if inplace else U.Relu.apply(input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``x`` where positive, ``negative_slope * x`` elsewhere."""
+    if inplace:
+        return IP.apply_inplace(ACT.LeakyRelu, input, negative_slope)
+    return ACT.LeakyRelu.apply(input, negative_slope)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """While training, zero each element with probability ``p`` and scale the rest by
+    ``1 / (1 - p)``, so that the expected value stays the same; in eval mode, ``input``."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    dtype = input._data.dtype
+    keep = default_generator().random(input._data.shape) >= p
+    mask = keep.astype(dtype) * np.asarray(1.0 / (1.0 - p) if p < 1.0 else 0.0, dtype)
+    if inplace:
+        return input.mul_(new_tensor(mask))
+    return A.Mul.apply(input, new_tensor(mask))  # PyTorch records input * mask: MulBackward0
 
 
 def tanh(input: Tensor) -> Tensor:

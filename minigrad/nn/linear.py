@@ -11,7 +11,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Linear"]
+__all__ = ["Linear", "LazyLinear", "UninitializedParameter"]
 
 
 class Linear(Module):
@@ -55,3 +55,47 @@ class Linear(Module):
             f"in_features={self.in_features}, out_features={self.out_features}, "
             f"bias={self.bias is not None}"
         )
+
+
+class UninitializedParameter(Parameter):
+    """A weight whose shape is not known yet (``LazyLinear`` before its first call)."""
+
+    __slots__ = ()
+
+    def __repr__(self, *, tensor_contents: object = None) -> str:
+        return "<UninitializedParameter>"
+
+    __str__ = __repr__
+
+
+class LazyLinear(Linear):
+    """A ``Linear`` that learns ``in_features`` from its first input.
+
+    Until then its weight and bias are ``UninitializedParameter``; the first call gives
+    them their shapes and PyTorch's initialisation in place (so an optimizer made before
+    that sees the real weights), and the module becomes a plain ``Linear``.
+    """
+
+    def __init__(
+        self, out_features: int, bias: bool = True, device: object = None, dtype: object = None
+    ) -> None:
+        Module.__init__(self)
+        self.in_features = 0
+        self.out_features = out_features
+        self.weight = UninitializedParameter(empty(0, dtype=dtype))
+        if bias:
+            self.bias = UninitializedParameter(empty(0, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        self.in_features = input.shape[-1]
+        dtype = self.weight._data.dtype
+        self.weight._data = empty((self.out_features, self.in_features))._data.astype(dtype)
+        self.weight.__class__ = Parameter
+        if self.bias is not None:
+            self.bias._data = empty(self.out_features)._data.astype(dtype)
+            self.bias.__class__ = Parameter
+        self.reset_parameters()
+        self.__class__ = Linear
+        return Linear.forward(self, input)

@@ -7,7 +7,16 @@ from . import functional as F
 from ._reduction import legacy_get_string
 from .module import Module
 
-__all__ = ["MSELoss", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss"]
+__all__ = [
+    "MSELoss",
+    "L1Loss",
+    "NLLLoss",
+    "CrossEntropyLoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "SmoothL1Loss",
+    "HuberLoss",
+]
 
 
 class _Loss(Module):
@@ -125,3 +134,31 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(
             input, target, self.weight, pos_weight=self.pos_weight, reduction=self.reduction
         )
+
+
+class SmoothL1Loss(_Loss):
+    """Squared error below ``beta``, absolute error above: less sensitive to outliers."""
+
+    def __init__(
+        self,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+        beta: float = 1.0,
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """Squared error below ``delta``, ``delta`` times the absolute error above."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)

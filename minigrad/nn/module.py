@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from .._dtypes import check_device, from_numpy_dtype
 from .._dtypes import dtype as _dtype
-from .._dtypes import from_numpy_dtype
 from ..tensor import Tensor
 from . import _state_dict
 from ._registry import Registry, typename
@@ -201,8 +201,8 @@ class Module(Registry):
                 target = a
             elif isinstance(a, Tensor):
                 target = a.dtype
-            elif a not in ("cpu", None):
-                raise RuntimeError(f"minigrad only has the 'cpu' device, not {a!r}")
+            else:
+                check_device(a)
         if target is None:
             return self
         if not target.is_floating_point:

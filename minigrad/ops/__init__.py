@@ -4,15 +4,7 @@ Each op's ``forward`` and ``backward`` sit side by side and work on numpy
 arrays; the shared work (edges, saved-value versions, un-broadcasting) is in
 ``minigrad.autograd.function``. ``minigrad/_tensor_methods.py`` binds them to
 Tensor methods and operators.
+
+numpy's inf/nan warnings are silenced where the ops run (``minigrad/_quiet.py``), not by a
+warning filter, which a learner's ``simplefilter`` or pytest's ``filterwarnings`` overrides.
 """
-
-import warnings
-
-# PyTorch makes inf and nan silently (1 / 0 is inf, log(-1) is nan); numpy warns about them.
-# Silence those numpy warnings for minigrad's own code only, at no cost per operation.
-warnings.filterwarnings(
-    "ignore",
-    message=r"(divide by zero|invalid value|overflow|underflow) encountered",
-    category=RuntimeWarning,
-    module=r"minigrad(\.|$)",
-)

@@ -14,7 +14,7 @@ def check_expand(shape: tuple, target: tuple, dtype: np.dtype) -> None:
         shape = shape[1:]  # leading ones are dropped, as PyTorch does
     if len(shape) > len(target):
         raise RuntimeError(
-            f"expand(minigrad.{LEGACY_NAMES[dtype]}Tensor{{{list(shape)}}}, size={list(target)}): "
+            f"expand({_type_string(dtype)}{{{list(shape)}}}, size={list(target)}): "
             "the number of "
             f"sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})"
@@ -28,3 +28,11 @@ def check_expand(shape: tuple, target: tuple, dtype: np.dtype) -> None:
                 f"non-singleton dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
                 f"sizes: {list(shape)}"
             )
+
+
+def _type_string(dtype: np.dtype) -> str:
+    """PyTorch's name of a tensor type in messages: ``torch.FloatTensor``, but ``CPUBoolType``
+    (bool has no legacy tensor type)."""
+    if dtype == np.bool_:
+        return "CPUBoolType"
+    return f"minigrad.{LEGACY_NAMES[dtype]}Tensor"

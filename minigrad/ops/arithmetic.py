@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtypes import promote_zero_dim
 from ..autograd.function import ArrayFunction
 from .namespace import namespace
 
@@ -80,10 +79,10 @@ def _is_bool(x) -> bool:
 
 
 def _integral_alpha(a, b, alpha) -> None:
-    kind = np.result_type(a, b).kind
-    if type(alpha) is bool and kind != "b":
+    """PyTorch's checks of ``alpha`` against the result's dtype."""
+    if isinstance(alpha, (bool, np.bool_)) and np.result_type(a, b).kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and kind in "iub":
+    if isinstance(alpha, float) and np.result_type(a, b).kind in "iub":
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
         )
@@ -94,13 +93,15 @@ class AddAlpha(ArrayFunction):
 
     node_name = "AddBackward0"
     broadcasts = True
+    promotes = True
     n_params = 1
+    saved_settings = {"alpha": "alpha"}
 
     @staticmethod
     def forward(ctx, a, b, alpha):
         _integral_alpha(a, b, alpha)
         ctx.alpha = alpha
-        if np.result_type(a, b) == _BOOL:  # bools stay bools: alpha counts as a bool too
+        if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
             return np.logical_or(a, np.logical_and(b, bool(alpha)))
         return a + b * alpha
 
@@ -147,6 +148,8 @@ class RSub(ArrayFunction):
 class Mul(ArrayFunction):
     node_name = "MulBackward0"
     broadcasts = True
+    saved_names = ("self", "other")
+    saved_when = (1, 0)  # a is kept for b's gradient only, b for a's
 
     @staticmethod
     def forward(ctx, a, b):
@@ -156,12 +159,14 @@ class Mul(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad * b, grad * a
+        return None if b is None else grad * b, None if a is None else grad * a
 
 
 class Div(ArrayFunction):
     node_name = "DivBackward0"
     broadcasts = True
+    saved_names = ("self", "other")
+    saved_when = (1, None)  # a is kept for b's gradient only
 
     @staticmethod
     def forward(ctx, a, b):
@@ -171,7 +176,7 @@ class Div(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad / b, -grad * (a / b / b)
+        return grad / b, None if a is None else -grad * (a / b / b)
 
 
 class DivScalar(ArrayFunction):
@@ -248,6 +253,8 @@ class Reciprocal(ArrayFunction):
         ctx.save_for_backward(out)
         return out
 
+    saved_names = ("result",)
+
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
@@ -276,6 +283,8 @@ class PowScalar(ArrayFunction):
 
     node_name = "PowBackward0"
     n_params = 1
+    saved_names = ("self",)
+    saved_settings = {"exponent": "exponent"}
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -301,6 +310,7 @@ class Pow(ArrayFunction):
 
     node_name = "PowBackward1"
     broadcasts = True
+    saved_names = ("self", "exponent", "result")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -340,12 +350,16 @@ class RPow(ArrayFunction):
         return grad * MulScalar.call(out, ctx.log_base)
 
 
-def split_between(grad, a_wins: np.ndarray, tie: np.ndarray) -> tuple:
-    """The gradient goes to whichever input was picked; at a tie each side gets half."""
+def split_between(grad, a_loses: np.ndarray, b_loses: np.ndarray, tie: np.ndarray) -> tuple:
+    """The gradient goes to whichever input was picked; at a tie each side gets half.
+
+    Each side is zeroed only where it lost, so a nan (which neither wins nor ties)
+    passes the gradient to both sides, as in PyTorch.
+    """
     where = namespace(grad).where  # each side halves the gradient itself, as in PyTorch
     return (
-        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), ~(a_wins | tie)),
-        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_wins),
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_loses),
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), b_loses),
     )
 
 
@@ -353,6 +367,7 @@ class Maximum(ArrayFunction):
     """Elementwise maximum; at a tie each side gets half the gradient (as in PyTorch)."""
 
     node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
     broadcasts = True
 
     @staticmethod
@@ -363,11 +378,12 @@ class Maximum(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
-        return split_between(grad, a > b, a == b)
+        return split_between(grad, a < b, a > b, a == b)
 
 
 class Minimum(ArrayFunction):
     node_name = "MinimumBackward0"
+    saved_names = ("self", "other")
     broadcasts = True
 
     @staticmethod
@@ -378,7 +394,7 @@ class Minimum(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
-        return split_between(grad, a < b, a == b)
+        return split_between(grad, a > b, a < b, a == b)
 
 
 class RemainderScalar(ArrayFunction):
@@ -424,6 +440,7 @@ class FloorDivide(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
+        _no_bool_division(a, b, "div_floor")
         _no_integer_division_by_zero(a, b)
         return np.floor_divide(a, b)
 
@@ -484,17 +501,11 @@ class DivRounded(ArrayFunction):
 
     node_name = "DivBackward2"
     broadcasts = True
+    promotes = True
     n_params = 1
 
     @staticmethod
     def forward(ctx, a, b, mode):
-        if (
-            type(a) is np.ndarray
-            and type(b) is np.ndarray
-            and a.dtype != b.dtype
-            and (a.ndim == 0) != (b.ndim == 0)
-        ):
-            a, b = promote_zero_dim(a, b)
         if np.result_type(a, b) == _BOOL:
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
@@ -504,3 +515,27 @@ class DivRounded(ArrayFunction):
     def backward(ctx, grad):
         zeros = grad * 0
         return zeros, zeros
+
+
+class RSubTensor(ArrayFunction):
+    """``rsub(x, y)`` of two tensors: ``y - alpha * x``, edges in the order (x, y)."""
+
+    node_name = "RsubBackward0"
+    broadcasts = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, alpha):
+        if _is_bool(a) or _is_bool(b):
+            SubAlpha.forward(ctx, a, b, alpha)  # PyTorch's error for bools
+        ctx.alpha = alpha
+        return b - a * alpha if alpha != 1 else b - a
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad * ctx.alpha if ctx.alpha != 1 else -grad, grad
+
+
+def _no_bool_division(a, b, kernel: str) -> None:
+    if _is_bool(a) and _is_bool(b):
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Bool'")

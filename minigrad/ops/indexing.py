@@ -137,7 +137,7 @@ class IndexPutBackward(ArrayFunction):
     def forward(ctx, zeros, grad, key):
         ctx.key = key
         if type(key) is np.ndarray:  # rows of dimension 0: C[X]'s gradient
-            return _add_rows(grad, zeros.shape, key)  # the zeros are all it adds to
+            return _add_rows(zeros, grad, key)
         np.add.at(zeros, key, grad)
         return zeros
 
@@ -146,18 +146,19 @@ class IndexPutBackward(ArrayFunction):
         return None, gg[ctx.key]
 
 
-def _add_rows(grad: np.ndarray, shape: tuple, rows: np.ndarray) -> np.ndarray:
-    """``np.add.at(zeros(shape), rows, grad)`` through one flat index per element.
+def _add_rows(zeros: np.ndarray, grad: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``np.add.at(zeros, rows, grad)`` through one flat index per element.
 
     numpy's ``add.at`` is several times faster on a 1-D array than row by row, and
     adds the same numbers in the same order, so the sums are identical. A negative
-    row ``-k`` becomes a negative flat index that lands in that same row.
+    row ``-k`` becomes a negative flat index that lands in that same row. ``zeros``
+    is the fresh C-ordered array ``Index.backward`` made: written in place, through
+    a flat view of it.
     """
-    width = math.prod(shape[1:])
+    width = math.prod(zeros.shape[1:])
     flat = (rows.reshape(-1, 1) * width + np.arange(width)).reshape(-1)
-    full = np.zeros(math.prod(shape), dtype=grad.dtype)
-    np.add.at(full, flat, grad.reshape(-1))
-    return full.reshape(shape)
+    np.add.at(zeros.reshape(-1), flat, grad.reshape(-1))
+    return zeros
 
 
 class Alias(ArrayFunction):
@@ -193,6 +194,8 @@ def as_numpy_index(index):
         return index._data
     if isinstance(index, (list, bool, np.bool_)):
         return np.asarray(index)
+    if isinstance(index, range):  # x[range(3)] is x[[0, 1, 2]]
+        return np.asarray(index, dtype=np.int64)
     if (
         isinstance(index, np.ndarray)
         or isinstance(index, (int, slice, np.integer))
@@ -200,6 +203,13 @@ def as_numpy_index(index):
     ):
         return index
     raise IndexError(_INDEX_TYPES_ERROR.format(type(index).__name__))
+
+
+def _as_int(part):
+    """A 0-d integer tensor in an index is an integer: PyTorch selects with it."""
+    if isinstance(part, Tensor) and part._data.ndim == 0 and part._data.dtype.kind in "iu":
+        return int(part._data)
+    return part
 
 
 def _is_basic(part) -> bool:
@@ -231,6 +241,8 @@ def getitem(t: Tensor, index) -> Tensor:
         _check_step(index)
         return Slice.apply(t, 0, index)
     parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, Tensor) and p._data.ndim == 0 for p in parts):
+        parts = tuple(_as_int(p) for p in parts)  # x[tensor(1)] is x[1], a view (PyTorch)
     advanced = not all(_is_basic(p) for p in parts)
     parts = as_numpy_index(parts) if advanced else parts
     n_real = sum(1 for p in parts if p is not None and p is not Ellipsis)
@@ -299,7 +311,7 @@ def _select(t: Tensor, dim: int, real_dim: int, i: int) -> Tensor:
 def _index_key(rest: list, shape: tuple) -> tuple:
     """The numpy key for the advanced part, with PyTorch's messages for bad indices."""
     arrays, d = [], 0
-    for p in rest:
+    for j, p in enumerate(rest):
         if isinstance(p, np.ndarray) and p.dtype == np.bool_:
             if p.ndim:  # x[True] (0-d) adds a dimension of size 1
                 if p.shape != shape[d : d + p.ndim]:
@@ -315,6 +327,9 @@ def _index_key(rest: list, shape: tuple) -> tuple:
             bad = p[(p < -size) | (p >= size)]
             if bad.size and not size:
                 raise IndexError("index is out of bounds for dimension with size 0")
+            if bad.size and 0 in shape:  # nothing is read: PyTorch checks no bounds then
+                p = rest[j] = np.zeros_like(p)
+                bad = p[:0]
             if bad.size:
                 raise IndexError(
                     f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}"
@@ -431,6 +446,7 @@ class Where(ArrayFunction):
 
     node_name = "WhereBackward0"
     broadcasts = True
+    promotes = True
     n_params = 1
 
     @staticmethod

@@ -25,17 +25,15 @@ _grad_state = grad_mode.state
 
 def check_inplace(t: Tensor, others: tuple = ()) -> bool:
     """Raise PyTorch's error for in-place on a leaf that requires grad; say if graph is needed."""
-    if type(t._vc) is InferenceVersion and not _grad_state.inference:
-        raise RuntimeError(
-            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-            "make a clone to get a normal tensor before doing inplace update.See "
-            "https://github.com/pytorch/rfcs/pull/17 for more details."
-        )
+    if type(t._vc) is not list:  # an inference tensor
+        check_inference(t)
     if not _grad_state.enabled:
         return False
     if t._requires_grad and t._grad_fn is None:
         raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation."
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+            if t._base is not None  # a leaf made from a view (x.expand(2).requires_grad_())
+            else "a leaf Variable that requires grad is being used in an in-place operation."
         )
     base = t._base
     if base is not None and base._requires_grad and base._grad_fn is None:
@@ -43,6 +41,19 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
     return t._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others)
+
+
+def check_inference(t: Tensor, through_index: bool = False) -> None:
+    """PyTorch refuses in-place changes to an inference tensor outside inference mode, except
+    an op on a ``detach()``ed or ``.data`` copy itself (not on a view of it, not ``t[i] = v``)."""
+    if _grad_state.inference:
+        return
+    if type(t._vc) is InferenceVersion or through_index or t._base is not None:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details."
+        )
 
 
 def _snapshot(t: Tensor) -> Tensor:
@@ -58,9 +69,11 @@ def _take_result(t: Tensor, result: Tensor) -> None:
     _write(t, result._data)
     if t._base is not None:
         rebase_view(t, result._grad_fn)
+        del t._vc[1:]
     else:
         t._grad_fn = result._grad_fn
         t._requires_grad = True
+        t._vc[1:] = [t._grad_fn]  # the version error names this node, as PyTorch does
 
 
 def _write(t: Tensor, values: np.ndarray) -> None:
@@ -198,14 +211,20 @@ def copy_(t: Tensor, src) -> Tensor:
 
 def setitem(t: Tensor, index, value) -> Tensor:
     """``t[index] = value``: written in place; recorded as CopySlices when in the graph."""
+    if type(t._vc) is not list:  # an inference tensor
+        check_inference(t, through_index=True)
     key = as_numpy_index(index)
     if _grad_state.enabled and t._requires_grad and t._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
     target = getitem(new_tensor(t._data), index)  # PyTorch's index errors, and the shape
+    value_shape = np.shape(value._data if isinstance(value, Tensor) else value)
+    parts = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(k, np.ndarray) and (k.ndim or k.dtype == np.bool_) for k in parts):
+        _check_index_put(value_shape, target._data.shape)
     check_expand(
-        np.shape(value._data if isinstance(value, Tensor) else value),
+        value_shape,
         target._data.shape,
         value._data.dtype if isinstance(value, Tensor) else t._data.dtype,
     )
@@ -216,3 +235,19 @@ def setitem(t: Tensor, index, value) -> Tensor:
         t._data[key] = drop_leading_ones(value, target._data.ndim)
         t._vc[0] += 1
     return t
+
+
+def _check_index_put(value_shape: tuple, target_shape: tuple) -> None:
+    """``x[mask] = v``, ``x[[0, 1]] = v``: PyTorch's words when ``v`` does not broadcast."""
+    core = tuple(value_shape)
+    while core and core[0] == 1:
+        core = core[1:]  # leading ones are dropped, as PyTorch does
+    try:
+        fits = np.broadcast_shapes(core, target_shape) == tuple(target_shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(value_shape)} cannot be broadcast to "
+            f"indexing result of shape {list(target_shape)}"
+        )

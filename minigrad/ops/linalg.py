@@ -17,14 +17,18 @@ def column_major(a) -> bool:
     return s[0] == i and s[1] == i * a.shape[0]
 
 
-def mm_grads(grad, a, b, need_a: bool, need_b: bool) -> tuple:
-    """The gradients of ``a @ b`` (matrices), each in the layout of its input, as PyTorch."""
+def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None) -> tuple:
+    """The gradients of ``a @ b`` (matrices), each in the layout of its input, as PyTorch.
+
+    ``layout``: whether ``a`` and ``b`` were column-major, when they may not be saved.
+    """
     t = namespace(grad).t
+    a_cm, b_cm = layout if layout is not None else (column_major(a), column_major(b))
     grad_a = grad_b = None
     if need_a:
-        grad_a = t(b @ t(grad)) if column_major(a) else grad @ t(b)
+        grad_a = t(b @ t(grad)) if a_cm else grad @ t(b)
     if need_b:
-        grad_b = t(t(grad) @ a) if column_major(b) else t(a) @ grad
+        grad_b = t(t(grad) @ a) if b_cm else t(a) @ grad
     return grad_a, grad_b
 
 
@@ -34,6 +38,8 @@ def _dims(shape: tuple) -> str:
 
 class Mm(ArrayFunction):
     node_name = "MmBackward0"
+    saved_names = ("self", "mat2")
+    saved_when = (1, 0)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -49,13 +55,14 @@ class Mm(ArrayFunction):
                 f"mat1 and mat2 shapes cannot be multiplied ({_dims(a.shape)} and {_dims(b.shape)})"
             )
         ctx.save_for_backward(a, b)
+        ctx.layout = (column_major(a), column_major(b))  # a is kept only if b requires grad
         return a @ b
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return mm_grads(grad, a, b, need_a, need_b)
+        return mm_grads(grad, a, b, need_a, need_b, ctx.layout)
 
 
 class Addmm(ArrayFunction):
@@ -93,6 +100,8 @@ class Addmm(ArrayFunction):
 
 class Mv(ArrayFunction):
     node_name = "MvBackward0"
+    saved_names = ("self", "vec")
+    saved_when = (1, 0)
 
     @staticmethod
     def forward(ctx, m, v):
@@ -117,11 +126,14 @@ class Mv(ArrayFunction):
     def backward(ctx, grad):
         m, v = ctx.saved_tensors
         xp = namespace(grad)
-        return xp.reshape(grad, (-1, 1)) * v, xp.t(m) @ grad
+        grad_m = None if v is None else xp.reshape(grad, (-1, 1)) * v
+        return grad_m, None if m is None else xp.t(m) @ grad
 
 
 class Dot(ArrayFunction):
     node_name = "DotBackward0"
+    saved_names = ("self", "tensor")
+    saved_when = (1, 0)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -143,7 +155,7 @@ class Dot(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad * b, grad * a
+        return None if b is None else grad * b, None if a is None else grad * a
 
 
 class BatchedMatmul(ArrayFunction):
@@ -187,3 +199,33 @@ def _check_batched(a: np.ndarray, b: np.ndarray) -> None:
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, "
             f"{a2.shape[-1]}] but got: [{n}, {b2.shape[-2]}]."
         )
+
+
+class Bmm(ArrayFunction):
+    """``bmm``: a batch of matrix products, ``(b, n, m) @ (b, m, p)``, no broadcasting."""
+
+    node_name = "BmmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.ndim != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if b.ndim != 3:
+            raise RuntimeError("batch2 must be a 3D tensor")
+        if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
+            )
+        if a.dtype != b.dtype:
+            raise RuntimeError(
+                f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
+            )
+        ctx.save_for_backward(a, b)
+        return np.matmul(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        xp = namespace(grad)
+        return grad @ xp.swapaxes(b, 1, 2), xp.swapaxes(a, 1, 2) @ grad

@@ -31,6 +31,7 @@ class MseLoss(ArrayFunction):
     """mean((input - target) ** 2); input and target already have the same shape."""
 
     node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
     n_params = 1
 
     @staticmethod
@@ -195,6 +196,7 @@ class BinaryCrossEntropy(ArrayFunction):
     """-(t * log(p) + (1 - t) * log(1 - p)), each log clamped at -100 as in PyTorch."""
 
     node_name = "BinaryCrossEntropyBackward0"
+    saved_names = ("self", "target")
     n_params = 2
 
     @staticmethod
@@ -213,7 +215,7 @@ class BinaryCrossEntropy(ArrayFunction):
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
         xp = namespace(grad)
-        g = scale(grad, ctx.reduction, namespace(grad).data(input).size)
+        g = scale(grad, ctx.reduction, xp.data(input).size)
         if ctx.weight is not None:
             g = g * ctx.weight
         need_input, need_target = ctx.needs_input_grad
@@ -236,6 +238,7 @@ class BinaryCrossEntropyWithLogits(ArrayFunction):
     """BCE on logits x: (1 - t) * x - log_weight * log(sigmoid(x)), stable for any x."""
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = ("self", "target")
     n_params = 3
 
     @staticmethod
@@ -266,3 +269,55 @@ class BinaryCrossEntropyWithLogits(ArrayFunction):
         if need_target:
             grad_target = g * (-input if pw is None else -input - (pw - 1) * _log_sigmoid(input))
         return grad_input, grad_target
+
+
+class SmoothL1Loss(ArrayFunction):
+    """``0.5 * d ** 2 / beta`` where ``|d| < beta``, ``|d| - 0.5 * beta`` elsewhere (d = x - y)."""
+
+    node_name = "SmoothL1LossBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, input, target, reduction, beta):
+        ctx.save_for_backward(input, target)
+        diff = input - target
+        ctx.reduction, ctx.beta = reduction, beta
+        small = np.abs(diff) < beta
+        loss = np.where(small, 0.5 * diff * diff / beta, np.abs(diff) - 0.5 * beta)
+        return reduce(loss.astype(diff.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        xp = namespace(grad)
+        diff = input - target
+        small = np.abs(xp.data(diff)) < ctx.beta
+        slope = xp.where(small, diff / ctx.beta, xp.sign(diff))
+        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
+        return g, -g
+
+
+class HuberLoss(ArrayFunction):
+    """``0.5 * d ** 2`` where ``|d| < delta``, ``delta * (|d| - 0.5 * delta)`` elsewhere."""
+
+    node_name = "HuberLossBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, input, target, reduction, delta):
+        ctx.save_for_backward(input, target)
+        diff = input - target
+        ctx.reduction, ctx.delta = reduction, delta
+        small = np.abs(diff) < delta
+        loss = np.where(small, 0.5 * diff * diff, delta * (np.abs(diff) - 0.5 * delta))
+        return reduce(loss.astype(diff.dtype), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        xp = namespace(grad)
+        diff = input - target
+        small = np.abs(xp.data(diff)) < ctx.delta
+        slope = xp.where(small, diff, xp.sign(diff) * ctx.delta)
+        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
+        return g, -g

@@ -46,34 +46,24 @@ from operator import attrgetter
 import numpy as np
 
 from .._dtypes import from_numpy_dtype
+from ..autograd.node import sum_to_shape
 from ..tensor import Tensor, new_tensor
 
 __all__ = ["namespace", "NumpyNamespace", "TensorNamespace"]
-
-
-def _np_sum_to_shape(x: np.ndarray, shape: tuple) -> np.ndarray:
-    """Undo broadcasting: sum ``x`` over the dimensions that were expanded to reach its shape."""
-    if x.shape == shape:
-        return x
-    lead = x.ndim - len(shape)
-    if lead == 1 and x.shape[1:] == shape:  # a bias added to every row: one reduce
-        return np.add.reduce(x, axis=0)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, n in enumerate(shape) if n == 1 and x.shape[i + lead] != 1
-    )
-    if axes:
-        x = x.sum(axis=axes, keepdims=True)
-    return x.reshape(shape)
-
-
-def _np_expand_dims(x: np.ndarray, axes) -> np.ndarray:
-    return np.expand_dims(x, axes)
 
 
 def _np_broadcast_to(x: np.ndarray, shape: tuple) -> np.ndarray:
     """A new (writeable) array: the result may be handed on as a gradient and accumulated."""
     out = np.empty(shape, x.dtype)
     out[...] = x
+    return out
+
+
+def sign_of(a: np.ndarray) -> np.ndarray:
+    """PyTorch's sign: numpy's, except that the sign of nan is 0 (numpy says nan)."""
+    out = np.sign(a)
+    if out.dtype.kind == "f" and np.isnan(out).any():
+        out = np.where(out != out, np.zeros((), out.dtype), out)
     return out
 
 
@@ -85,14 +75,14 @@ class NumpyNamespace:
     sqrt = staticmethod(np.sqrt)
     sin = staticmethod(np.sin)
     cos = staticmethod(np.cos)
-    sign = staticmethod(np.sign)
+    sign = staticmethod(sign_of)  # the sign of nan is 0, as in PyTorch
     abs = staticmethod(np.abs)
     where = staticmethod(np.where)
     matmul = staticmethod(np.matmul)
     swapaxes = staticmethod(np.swapaxes)
-    expand_dims = staticmethod(_np_expand_dims)
+    expand_dims = staticmethod(np.expand_dims)
     broadcast_to = staticmethod(_np_broadcast_to)
-    sum_to_shape = staticmethod(_np_sum_to_shape)
+    sum_to_shape = staticmethod(sum_to_shape)  # the base's, which un-broadcasts every op
 
     @staticmethod
     def sum(x, axes=None, keepdims=False):
@@ -100,6 +90,8 @@ class NumpyNamespace:
 
     @staticmethod
     def mean(x, axes, keepdims=False):
+        if x.size == 0:  # nan, without numpy's "Mean of empty slice" warning
+            return np.add.reduce(x, axis=axes, keepdims=keepdims) / np.array(0, x.dtype)
         return x.mean(axis=axes, keepdims=keepdims)
 
     @staticmethod

@@ -124,6 +124,7 @@ class Extreme(ArrayFunction):
     """max() / min() of all elements; ties share the gradient evenly, as in PyTorch."""
 
     node_name = "MaxBackward1"
+    saved_names = ("self", "result")
     n_params = 1
 
     @staticmethod
@@ -141,7 +142,10 @@ class Extreme(ArrayFunction):
     def backward(ctx, grad):
         xp = namespace(grad)
         a, out = (xp.data(v) for v in ctx.saved_tensors)
-        hits = (a == out).astype(xp.dtype(grad))
+        hits = a == out
+        if out != out:  # a nan is the max (and min): the gradient goes to the nans
+            hits = a != a
+        hits = hits.astype(xp.dtype(grad))
         return grad * (hits / hits.sum())
 
 
@@ -190,6 +194,7 @@ class Var(ArrayFunction):
     """Variance with Bessel's correction by default (``correction=1``)."""
 
     node_name = "VarBackward0"
+    saved_names = ("self",)
     n_params = 3
 
     @staticmethod
@@ -238,6 +243,7 @@ def var_backward(grad, a, ctx):
 
 class Std(ArrayFunction):
     node_name = "StdBackward0"
+    saved_names = ("self", "result")
     n_params = 3
 
     @staticmethod
@@ -257,6 +263,7 @@ class Std(ArrayFunction):
 
 class Softmax(ArrayFunction):
     node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
     n_params = 1
 
     @staticmethod
@@ -299,6 +306,7 @@ class SoftmaxBackward(ArrayFunction):
 
 class LogSoftmax(ArrayFunction):
     node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
     n_params = 1
 
     @staticmethod

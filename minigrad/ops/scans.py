@@ -1,0 +1,212 @@
+"""Reductions beyond sum and mean: prod, cumsum, amax/amin, the vector norm.
+
+Each is one Function, forward and backward side by side, as in ``reduction.py``. What a
+learner meets first: ``x.norm()`` (gradient ``x / norm``), ``x.prod()`` (the product of
+all the other elements, also where some are zero), ``x.cumsum(0)`` (a running sum, whose
+gradient is a running sum backwards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+from ..tensor import wrap_dim
+from ._common import LEGACY_NAMES
+from .namespace import namespace
+from .reduction import reduce_dims
+
+
+def _integer_result(a: np.ndarray) -> np.dtype | None:
+    """PyTorch sums and multiplies bools and integers in int64."""
+    return np.dtype(np.int64) if a.dtype.kind in "biu" else None
+
+
+def _exclusive_products(a: np.ndarray, axis: int) -> np.ndarray:
+    """For each element, the product of all the others along ``axis`` (no division: zeros ok)."""
+    ones = np.ones_like(np.take(a, [0], axis=axis)) if a.shape[axis] else a[:0]
+    left = np.cumprod(np.concatenate([ones, a], axis=axis), axis=axis)
+    right = np.flip(np.cumprod(np.concatenate([ones, np.flip(a, axis)], axis=axis), axis), axis)
+    n = a.shape[axis]
+    return np.take(left, range(n), axis=axis) * np.take(right, range(1, n + 1), axis=axis)
+
+
+class Prod(ArrayFunction):
+    """Product of all elements; the gradient of each is the product of the others."""
+
+    node_name = "ProdBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.prod(a, dtype=_integer_result(a))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        return grad * _product_of_others(a, out, None)
+
+
+class ProdDim(ArrayFunction):
+    node_name = "ProdBackward1"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim):
+        ctx.axis, ctx.keepdim, ctx.ndim = wrap_dim(dim, a.ndim), keepdim, a.ndim
+        if a.ndim == 0:
+            out = a.astype(_integer_result(a) or a.dtype)
+        else:
+            out = np.prod(a, axis=ctx.axis, keepdims=keepdim, dtype=_integer_result(a))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        if ctx.ndim == 0:
+            return grad
+        xp = namespace(grad)
+        if not ctx.keepdim:
+            grad, out = xp.expand_dims(grad, ctx.axis), xp.expand_dims(out, ctx.axis)
+        return grad * _product_of_others(a, out, ctx.axis)
+
+
+def _product_of_others(a, out, axis: int | None):
+    """``out / a`` where no element is zero (differentiable again); with zeros, the products
+    of the others computed without dividing (as a constant: the second derivative through a
+    zero is not followed)."""
+    xp = namespace(a)
+    values = xp.data(a)
+    if np.all(values != 0):
+        return out / a
+    flat = values.reshape(-1) if axis is None else values
+    others = _exclusive_products(flat, 0 if axis is None else axis).reshape(values.shape)
+    return others.astype(values.dtype)
+
+
+class Cumsum(ArrayFunction):
+    """Running sum along ``dim``: the gradient is the running sum of ``grad`` from the end."""
+
+    node_name = "CumsumBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.axis = axis = wrap_dim(dim, a.ndim)
+        if a.ndim == 0:
+            return a.astype(_integer_result(a) or a.dtype)
+        return np.cumsum(a, axis=axis, dtype=_integer_result(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        if len(xp.data(grad).shape) == 0:
+            return grad
+        # the sum of grad from each position to the end: total - running sum + grad
+        total = xp.sum(grad, ctx.axis, True)
+        return total - Cumsum.call(grad, ctx.axis) + grad
+
+
+class Amax(ArrayFunction):
+    """The largest value over ``dim`` (no indices); ties share the gradient evenly."""
+
+    node_name = "AmaxBackward0"
+    n_params = 2
+    _pick = staticmethod(np.max)
+    _name = "amax"
+
+    @classmethod
+    def forward(cls, ctx, a, dim, keepdim):
+        axes = reduce_dims(dim, a.ndim)
+        for axis in axes:
+            if a.shape[axis] == 0:
+                raise IndexError(
+                    f"{cls._name}(): Expected reduction dim {axis} to have non-zero size."
+                )
+        if a.size == 0 and not axes and a.ndim:
+            raise RuntimeError(
+                f"{cls._name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        out = cls._pick(a, axis=axes, keepdims=keepdim)
+        ctx.save_for_backward(a, out)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        xp = namespace(grad)
+        out = xp.data(out)
+        if not ctx.keepdim:
+            out, grad = np.expand_dims(out, ctx.axes), xp.expand_dims(grad, ctx.axes)
+        hits = xp.data(a) == out  # ties share the gradient evenly: a constant weight
+        return grad * (hits / hits.sum(axis=ctx.axes, keepdims=True)).astype(out.dtype)
+
+
+class Amin(Amax):
+    node_name = "AminBackward0"
+    _pick = staticmethod(np.min)
+    _name = "amin"
+
+
+class VectorNorm(ArrayFunction):
+    """``(sum |x| ** ord) ** (1 / ord)`` over ``dim``; ord 2 is ``x.norm()``.
+
+    The gradient of the 2-norm is ``x / norm`` (0 where the norm is 0, as in PyTorch); ord 1
+    gives ``sign(x)``, ord inf sends the gradient to the largest elements, split evenly.
+    """
+
+    node_name = "LinalgVectorNormBackward0"
+    n_params = 3
+
+    @staticmethod
+    def forward(ctx, a, ord, dim, keepdim):  # noqa: A002 - PyTorch's name
+        if a.dtype.kind != "f":
+            raise RuntimeError(
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                f"Got {LEGACY_NAMES[a.dtype]}"
+            )
+        axes = reduce_dims(dim, a.ndim)
+        wide = np.abs(a.astype(np.float64))  # accumulate in float64, round once
+        if ord == 2:
+            out = np.sqrt((wide * wide).sum(axis=axes, keepdims=keepdim))
+        elif ord == 1:
+            out = wide.sum(axis=axes, keepdims=keepdim)
+        elif ord == np.inf:
+            out = wide.max(axis=axes, keepdims=keepdim, initial=0.0)
+        elif ord == -np.inf:
+            out = wide.min(axis=axes, keepdims=keepdim)
+        elif ord == 0:
+            out = (wide != 0).sum(axis=axes, keepdims=keepdim).astype(np.float64)
+        else:
+            with np.errstate(divide="ignore"):
+                out = (wide**ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        out = out.astype(a.dtype)
+        ctx.save_for_backward(a, out)
+        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, norm = ctx.saved_tensors
+        xp = namespace(grad)
+        p = ctx.ord
+        if not ctx.keepdim:
+            norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
+        values, norms = xp.data(a), xp.data(norm)
+        if p == 0:
+            return None  # PyTorch leaves the gradient undefined: x.grad stays None
+        if p == 1:
+            return grad * xp.sign(a)
+        if p in (np.inf, -np.inf):
+            hits = np.abs(values) == norms
+            share = (hits / hits.sum(axis=ctx.axes, keepdims=True)).astype(values.dtype)
+            return grad * xp.sign(a) * share
+        zero = norms == 0
+        safe = xp.where(zero, 1.0, norm) if p == 2 else norm  # no 0/0 where the norm is 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scaled = a / safe if p == 2 else a * xp.abs(a) ** (p - 2) / safe ** (p - 1)
+            return xp.where(zero, 0.0, grad * scaled)

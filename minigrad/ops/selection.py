@@ -1,0 +1,267 @@
+"""Picking and repeating elements: gather, masked_fill, repeat, the parts of split/chunk, round.
+
+Each is one Function, forward and backward side by side. ``gather`` and ``masked_fill`` are
+what attention masks and label lookups are made of; their gradients go back only to the
+elements that were picked (``gather``) or kept (``masked_fill``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+from ..tensor import wrap_dim
+from .indexing import Slice
+from .namespace import namespace
+
+
+def _where_picked(index: np.ndarray, axis: int) -> tuple:
+    """The full numpy index of the elements ``gather`` reads: ``index`` along ``axis``."""
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[axis] = index
+    return tuple(grid)
+
+
+class Gather(ArrayFunction):
+    """``out[i][j] = a[i][index[i][j]]`` (dim 1); repeated picks add up their gradients."""
+
+    node_name = "GatherBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, a, dim, index):
+        axis = wrap_dim(dim, a.ndim)
+        if index.dtype not in (np.int64, np.int32):
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+        if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
+            raise RuntimeError(
+                "Index tensor must have the same number of dimensions as input tensor"
+            )
+        for d in range(index.ndim):
+            if d != axis and index.shape[d] > a.shape[d]:
+                raise RuntimeError(
+                    f"Size does not match at dimension {d} expected index {list(index.shape)} to "
+                    f"be no larger than self {list(a.shape)} apart from dimension {axis}"
+                )
+        size = a.shape[axis] if a.ndim else 1
+        bad = index[(index < -size) | (index >= size)]
+        if bad.size:
+            raise RuntimeError(
+                f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
+            )
+        ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
+        if a.ndim == 0:  # a 0-d tensor: every index (0 or -1) reads its one value
+            ctx.where = None
+            return np.broadcast_to(a, index.shape).copy()
+        ctx.where = where = _where_picked(index, axis)
+        return a[where]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ScatterAdd.call(grad, ctx.shape, ctx.where, ctx.axis, ctx.index)
+
+
+class ScatterAdd(ArrayFunction):
+    """Gather's gradient: ``grad`` added into zeros where gather read (repeats add up).
+
+    Its own gradient is gather again, so ``create_graph`` can go on through it.
+    """
+
+    node_name = "ScatterAddBackward0"
+    n_params = 4
+
+    @staticmethod
+    def forward(ctx, grad, shape, where, axis, index):
+        ctx.where, ctx.axis, ctx.index = where, axis, index
+        full = np.zeros(shape, grad.dtype)
+        if full.ndim:
+            np.add.at(full, where, grad)
+        else:
+            full += grad.sum()
+        return full
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Gather.call(grad, ctx.axis, ctx.index)
+
+
+def _check_mask(mask: np.ndarray) -> None:
+    if mask.dtype != np.bool_:
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{np.dtype(mask.dtype).name.replace('int64', 'long int').replace('float32', 'float')}"
+        )
+
+
+class MaskedFill(ArrayFunction):
+    """``value`` where ``mask`` is True, ``a`` elsewhere; filled places get no gradient."""
+
+    node_name = "MaskedFillBackward0"
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, a, mask, value):
+        _check_mask(mask)
+        ctx.shape, ctx.mask = a.shape, mask
+        return np.where(mask, np.asarray(value).astype(a.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        return xp.sum_to_shape(xp.where(ctx.mask, 0.0, grad), ctx.shape)
+
+
+class MaskedFillTensor(ArrayFunction):
+    """``masked_fill`` with a 0-d tensor: it gets the sum of the gradients of the places filled."""
+
+    node_name = "MaskedFillBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, value, mask):
+        _check_mask(mask)
+        if value.ndim:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+        ctx.shape, ctx.mask = a.shape, mask
+        return np.where(mask, value.astype(a.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        kept = xp.sum_to_shape(xp.where(ctx.mask, 0.0, grad), ctx.shape)
+        return kept, xp.sum(xp.where(ctx.mask, grad, 0.0))
+
+
+class Repeat(ArrayFunction):
+    """Tile ``a`` ``sizes`` times; each copy sends its gradient back, and they add up."""
+
+    node_name = "RepeatBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, sizes):
+        if len(sizes) < a.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor"
+            )
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {min(sizes)}: {list(sizes)}"
+            )
+        ctx.shape, ctx.sizes = a.shape, tuple(sizes)
+        return np.tile(a.reshape((1,) * (len(sizes) - a.ndim) + a.shape), sizes)
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        padded = (1,) * (len(ctx.sizes) - len(ctx.shape)) + ctx.shape
+        split = tuple(n for pair in zip(ctx.sizes, padded, strict=True) for n in pair)
+        copies = xp.sum(xp.reshape(grad, split), tuple(range(0, len(split), 2)))
+        return xp.reshape(copies, ctx.shape)
+
+
+class SplitPart(Slice):
+    """One part of ``split(size)`` or ``chunk(n)``: a view, as a slice is.
+
+    PyTorch makes one SplitBackward0 node with an output per part; minigrad's nodes have one
+    output, so each part gets its own node of that name (as ``unbind`` does).
+    """
+
+    node_name = "SplitBackward0"
+
+
+class SplitWithSizesPart(Slice):
+    """One part of ``split([sizes])``."""
+
+    node_name = "SplitWithSizesBackward0"
+
+
+class Round(ArrayFunction):
+    """Round half to even; the gradient is zero almost everywhere, as PyTorch says."""
+
+    node_name = "RoundBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.round(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return namespace(grad).zeros_like(grad)
+
+
+class RoundDecimals(ArrayFunction):
+    node_name = "RoundBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, decimals):
+        if a.dtype.kind != "f":
+            raise RuntimeError("round_cpu not implemented for integer tensors with decimals")
+        scale = np.asarray(10.0**decimals, a.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.round(a * scale) / scale
+
+    @staticmethod
+    def backward(ctx, grad):
+        return namespace(grad).zeros_like(grad)
+
+
+def _sample(mean, std) -> np.ndarray:
+    from .._random import default_generator  # noqa: PLC0415 - the generator lives above the ops
+
+    if np.any(np.asarray(std) < 0):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
+    dtype = next((x.dtype for x in (mean, std) if isinstance(x, np.ndarray)), None)
+    return (mean + std * default_generator().standard_normal(shape)).astype(dtype or np.float32)
+
+
+class Normal(ArrayFunction):
+    """``normal(mean, std)`` of two tensors: a sample; PyTorch gives both a zero gradient."""
+
+    node_name = "NormalBackward3"
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, mean, std):
+        return _sample(mean, std)
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        return xp.zeros_like(grad), xp.zeros_like(grad)
+
+
+class NormalMean(ArrayFunction):
+    """``normal(mean_tensor, std_number)``."""
+
+    node_name = "NormalBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, mean, std):
+        return _sample(mean, std)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return namespace(grad).zeros_like(grad)
+
+
+class NormalStd(ArrayFunction):
+    """``normal(mean_number, std_tensor)``."""
+
+    node_name = "NormalBackward2"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, std, mean):
+        return _sample(mean, std)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return namespace(grad).zeros_like(grad)

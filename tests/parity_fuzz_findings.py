@@ -110,6 +110,17 @@ FUZZ_FINDINGS: dict[str, str] = {
         T.sub(x, z, alpha=-2).sum().backward()
         show(x.grad, z.grad)
     """,
+    "alpha_of_bools": """
+        d, g = T.tensor([False, True]), T.tensor(True)
+        show(T.add(d, g, alpha=3), T.add(d, d, alpha=0), T.add(d, d, alpha=True))
+        show(T.add(d, T.tensor([1, 2]), alpha=2))
+    """,
+    "alpha_true_of_floats": """
+        T.add(T.ones(2), T.ones(2), alpha=True)
+    """,
+    "alpha_true_in_place": """
+        T.ones(2).add_(T.ones(2), alpha=True)
+    """,
     "alpha_float_of_integers": """
         T.add(T.tensor([1, 2]), T.tensor([1, 2]), alpha=2.5)
     """,

@@ -224,4 +224,31 @@ GRAPH_AUTOGRAD: dict[str, str] = {
         d.backward()
         show(c.grad)
     """,
+    # -- the graph: matmul above 2-d, reshape of a non-contiguous view ---------------------------
+    "matmul_of_batches_decomposes_as_pytorch": """
+        g = np.random.default_rng(0)
+        for a, b in (((2, 2, 3), (2, 3, 4)), ((1, 2, 3), (2, 3, 4)), ((2, 2, 3), (1, 3, 4)),
+                     ((3,), (2, 3, 4)), ((2, 1, 2, 3), (2, 3, 4)), ((2, 3, 2, 3), (3, 1, 3, 2)),
+                     ((2, 0, 3), (2, 3, 4)), ((4, 1, 3), (1, 3, 2)), ((2, 2, 3), (2, 3))):
+            for wants in ((True, True), (False, True), (True, False)):
+                P = T.tensor(g.standard_normal(a).astype(np.float32), requires_grad=wants[0])
+                Q = T.tensor(g.standard_normal(b).astype(np.float32), requires_grad=wants[1])
+                if len(b) == 2:
+                    Q = Q.t()
+                r = P @ Q
+                graph(r)
+                r.sum().backward()
+                show(r, P.grad, Q.grad if Q.is_leaf else None)
+        P = T.ones(2, 2, 3, requires_grad=True)
+        r = P @ P.transpose(1, 2)
+        graph(r)
+        T.ones(2, 2, 3) @ T.ones(3, 3, 4)
+    """,
+    "reshape_of_a_non_contiguous_view": """
+        x = T.ones(2, 2, 3, requires_grad=True)
+        for y in (x.transpose(1, 2).reshape(2, 3, 2), x[:, :1].reshape(2, 3), x.reshape(4, 3),
+                  x.transpose(1, 2).reshape(6, 2), x.expand(2, 2, 2, 3).reshape(8, 3)):
+            show(y)
+            graph(y)
+    """,
 }

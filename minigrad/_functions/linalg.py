@@ -7,10 +7,11 @@ the graph.
 
 from __future__ import annotations
 
+from .._shapes import broadcast_shapes
 from ..ops import linalg as L
 from ..ops import shape as S
 from ..tensor import Tensor
-from .shape import reshape, unsqueeze
+from .shape import expand, reshape, squeeze, unsqueeze
 
 
 def mm(input, mat2):
@@ -54,7 +55,34 @@ def matmul(input, other):
         return S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
     if _should_fold(input, other):
         return _folded(input, other)
-    return L.BatchedMatmul.apply(input, other)
+    return _batched(input, other)
+
+
+def _batched(input: Tensor, other: Tensor) -> Tensor:
+    """A batch of products in PyTorch's steps, so that the graph is PyTorch's: each side
+    expanded to the common batch and reshaped to 3-d, one ``bmm``, ``_unsafe_view`` back."""
+    L.check_batched(input._data, other._data)
+    d1, d2 = input.ndim, other.ndim
+    s1, s2 = input._data.shape, other._data.shape
+    n, m1 = (s1[-2] if d1 > 1 else 1), s1[-1]
+    m2, p = (s2[-2], s2[-1]) if d2 > 1 else (s2[-1], 1)
+    b1, b2 = s1[: max(d1 - 2, 0)], s2[: max(d2 - 2, 0)]
+    if d1 == 3 and d2 == 3 and b1[0] != b2[0]:  # a batch of 1 that wants a gradient: one mm
+        if b1[0] == 1 and input._requires_grad:
+            return matmul(squeeze(input, 0), other)
+        if b2[0] == 1 and other._requires_grad:
+            return matmul(input, squeeze(other, 0))
+    batch = broadcast_shapes(b1, b2)
+    count = 1
+    for d in batch:
+        count *= d
+    t1 = reshape(expand(input, batch + (n, m1)), (count, n, m1))
+    if d2 == 1:  # a vector: a batch of one-column matrices
+        t2 = unsqueeze(reshape(expand(other, batch + (m2,)), (count, m2)), 2)
+        out = S.SqueezeDim.apply(L.Bmm.apply(t1, t2), -1)
+    else:
+        out = L.Bmm.apply(t1, reshape(expand(other, batch + (m2, p)), (count, m2, p)))
+    return S.UnsafeView.apply(out, batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ()))
 
 
 def _should_fold(input: Tensor, other: Tensor) -> bool:

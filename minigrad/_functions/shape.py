@@ -41,7 +41,8 @@ def reshape(input, *shape):
     shape = _shape_args(shape)
     _check_ints("reshape", "shape", shape)
     try:
-        return S.View.apply(input, shape)
+        view = S.View if input._data.flags.c_contiguous else S.ReshapeAlias
+        return view.apply(input, shape)
     except RuntimeError as e:
         if "view size is not compatible" not in str(e):
             raise

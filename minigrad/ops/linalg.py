@@ -158,32 +158,7 @@ class Dot(ArrayFunction):
         return None if b is None else grad * b, None if a is None else grad * a
 
 
-class BatchedMatmul(ArrayFunction):
-    """``matmul`` of tensors with batch dimensions (broadcast like numpy's matmul)."""
-
-    node_name = "UnsafeViewBackward0"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        _check_batched(a, b)
-        ctx.save_for_backward(a, b)
-        return np.matmul(a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        xp = namespace(grad)
-        a2 = a if a.ndim > 1 else a[None, :]
-        b2 = b if b.ndim > 1 else b[:, None]
-        g2 = grad.reshape(
-            np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2]) + (a2.shape[-2], b2.shape[-1])
-        )
-        grad_a = xp.sum_to_shape(g2 @ xp.swapaxes(b2, -1, -2), tuple(a2.shape))
-        grad_b = xp.sum_to_shape(xp.swapaxes(a2, -1, -2) @ g2, tuple(b2.shape))
-        return grad_a.reshape(tuple(a.shape)), grad_b.reshape(tuple(b.shape))
-
-
-def _check_batched(a: np.ndarray, b: np.ndarray) -> None:
+def check_batched(a: np.ndarray, b: np.ndarray) -> None:
     """PyTorch's errors for a batched matmul (bmm after expanding both batches; a matmul that
     folds its batch into one mm or mv is not computed here, see ``minigrad.matmul``)."""
     if a.dtype != b.dtype:

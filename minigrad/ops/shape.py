@@ -60,6 +60,12 @@ class View(ArrayFunction):
         return grad.reshape(ctx.shape)
 
 
+class ReshapeAlias(View):
+    """``reshape`` of a non-contiguous tensor that can still be a view (PyTorch's name)."""
+
+    node_name = "ReshapeAliasBackward0"
+
+
 class UnsafeView(ArrayFunction):
     """The reshape of a copy (what ``reshape`` does when a view is impossible)."""
 

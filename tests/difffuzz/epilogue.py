@@ -58,18 +58,26 @@ def _parts(text: str, names: dict) -> tuple:
     return tuple(p for p in out if p != "")
 
 
+def _flags(v, torch) -> tuple[bool, bool] | None:
+    """(requires_grad, is_leaf) of a torch tensor, or None when reading them raises (a view
+    whose base changed in a way PyTorch refuses to replay)."""
+    if not isinstance(v, torch.Tensor):
+        return None
+    try:
+        return v.requires_grad and v.is_floating_point(), v.is_leaf
+    except RuntimeError:
+        return None
+
+
 def epilogue(b) -> None:
     """Append the ending of builder ``b``'s program (uses torch's values to choose)."""
     torch, ns, rng = b.torch, b.ns, b.rng
-    grads = [
-        n
-        for n in b.tensors
-        if isinstance(ns.get(n), torch.Tensor) and ns[n].requires_grad and ns[n].is_floating_point()
-    ]
+    flags = {n: _flags(ns.get(n), torch) for n in b.tensors}
+    grads = [n for n in b.tensors if flags[n] and flags[n][0]]
     last = next((n for n in reversed(b.tensors) if isinstance(ns.get(n), torch.Tensor)), None)
     if last is not None:
         b.program.stmts.append(Stmt("graph", ("graph(", Ref(last), ")")))
-    leaves = [n for n in grads if ns[n].is_leaf]
+    leaves = [n for n in grads if flags[n][1]]
     if grads:
         r = grads[-1]
         rv = ns[r]
@@ -90,7 +98,5 @@ def epilogue(b) -> None:
             b.program.stmts.extend(b.pending)
             b.pending = []
         b.program.stmts.append(Stmt(key, _parts(text, names), primary=None))
-    for n in b.tensors:
-        v = ns.get(n)
-        if isinstance(v, torch.Tensor) and v.requires_grad and v.is_leaf:
-            b.program.stmts.append(Stmt("show", ("show(", Ref(n), ".grad)")))
+    for n in leaves:
+        b.program.stmts.append(Stmt("show", ("show(", Ref(n), ".grad)")))

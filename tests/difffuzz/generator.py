@@ -354,7 +354,7 @@ class Builder:
                 mark = len(self.tensors), len(self.leaves)
                 try:
                     stmt = self.instantiate(op)
-                except _Retry:
+                except Exception:  # noqa: BLE001 - _Retry, or torch refused to describe a value
                     self._drop_pending(mark)
                     continue
                 if self.try_statement(stmt):
@@ -379,7 +379,10 @@ class Builder:
     def epilogue(self) -> None:
         from .epilogue import epilogue
 
-        epilogue(self)
+        try:
+            epilogue(self)
+        except RuntimeError:  # torch refused to describe a value: the program ends here
+            self.pending = []
 
 
 def _numel(shape) -> int:

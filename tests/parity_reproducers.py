@@ -481,4 +481,106 @@ REPRODUCERS: dict[str, str] = {
         y.sum().backward()
         show(x.grad)
     """,
+    # -- views, edges, autograd --------------------------------------------------------------------
+    "softmax_log_softmax_cross_entropy_of_size_0": """
+        F = T.nn.functional
+        x = T.ones(0, 3, requires_grad=True)
+        s = x.softmax(1)
+        show(s, x.log_softmax(0), x.softmax(0), T.ones(2, 0).log_softmax(1))
+        show(F.cross_entropy(T.ones(0, 3), T.ones(0, dtype=T.long)))
+        (s.sum() + x.log_softmax(0).sum()).backward()
+        show(x.grad)
+    """,
+    "std_and_var_of_constant_data": """
+        x = T.ones(3, requires_grad=True)
+        x.std().backward()
+        y = T.ones(3, requires_grad=True)
+        y.var().backward()
+        z = T.ones(2, 3, requires_grad=True)
+        z.std(1).sum().backward()
+        show(x.grad, y.grad, z.grad)
+    """,
+    "nan_through_relu_maximum_minimum": """
+        x = T.tensor([float("nan"), 1., -1., 2.], requires_grad=True)
+        y = T.tensor([float("nan"), 0., 2., 2.], requires_grad=True)
+        (x.relu().sum() + T.maximum(x, y).sum() + T.minimum(x, y).sum()).backward()
+        show(x.grad, y.grad, T.maximum(x, y), T.minimum(x, y), x.relu())
+    """,
+    "detach_in_place_of_a_used_leaf": """
+        x = T.ones(2, requires_grad=True)
+        y = (x * x).sum()
+        x.detach_()
+        show(x, x.requires_grad)
+        y.backward()
+        show(x.grad)
+    """,
+    "save_only_what_torch_saves": """
+        a = T.ones(2, requires_grad=True)
+        b = a * 1
+        c = T.tensor([2., 3.])
+        y = b * c
+        b.add_(1)
+        z = a / T.tensor([2., 4.])
+        y.sum().backward()
+        show(a.grad, y.grad_fn._saved_self, y.grad_fn._saved_other, z.grad_fn._saved_self)
+        x = T.ones(2, requires_grad=True)
+        w = x * c
+        c.add_(1)
+        w.sum().backward()
+    """,
+    "saved_values_by_torch_names": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        c = T.tensor([2., 4.])
+        y, e, p = x * x, x.exp(), x ** 3
+        show(y.grad_fn._saved_self, y.grad_fn._saved_self is x, y.grad_fn._saved_other)
+        show((x * 3).grad_fn._saved_other, (x * 3).grad_fn._saved_self, (c / x).grad_fn._saved_self)
+        show(e.grad_fn._saved_result, p.grad_fn._saved_self, p.grad_fn._saved_exponent)
+        show((x + 2).grad_fn._saved_alpha, T.add(x, c, alpha=2).grad_fn._saved_alpha)
+        show(x.tanh().grad_fn._saved_result, x.log().grad_fn._saved_self)
+        y.sum().backward()
+        w = x + 2
+        w.sum().backward()
+        show(w.grad_fn._saved_alpha)
+        y.grad_fn._saved_self
+    """,
+    "saved_value_that_does_not_exist": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        (x * x).grad_fn._saved_nothing
+    """,
+    "backward_of_outputs_that_depend_on_each_other": """
+        x = T.ones(2, requires_grad=True)
+        y = x * 2
+        z = y * 3
+        T.autograd.backward([y, z], [T.ones(2), T.tensor([1., 2.])])
+        show(x.grad)
+    """,
+    "autograd_grad_with_no_inputs": """
+        x = T.ones(2, requires_grad=True)
+        T.autograd.grad((x * 2).sum(), [])
+    """,
+    "autograd_grad_skips_what_cannot_reach_the_inputs": """
+        x = T.ones(2, requires_grad=True)
+        w = T.ones(2, requires_grad=True)
+        out = (x * 2).sum() + (w * 3).sum()
+        show(T.autograd.grad(out, [x]), w.grad)
+    """,
+    "grad_fn_objects_are_callable": """
+        x = T.ones(2, requires_grad=True)
+        y = x * 2
+        show(y.grad_fn(T.ones(2)))
+    """,
+    "grad_version_counts": """
+        x = T.ones(2, requires_grad=True)
+        for _ in range(3):
+            (x * 2).sum().backward()
+            show(x.grad._version)
+    """,
+    "no_grad_decorates_a_generator": """
+        @T.no_grad()
+        def steps(x):
+            yield x * 2
+            yield x * 3
+        x = T.ones(2, requires_grad=True)
+        show([t.requires_grad for t in steps(x)], T.is_grad_enabled())
+    """,
 }

@@ -49,6 +49,7 @@ def _no_integer_division_by_zero(a, b) -> None:
 class Add(ArrayFunction):
     node_name = "AddBackward0"
     broadcasts = True
+    saved_settings = {"alpha": "alpha"}  # grad_fn._saved_alpha is 1, as in PyTorch
 
     @staticmethod
     def forward(ctx, a, b):
@@ -62,6 +63,7 @@ class Add(ArrayFunction):
 class Sub(ArrayFunction):
     node_name = "SubBackward0"
     broadcasts = True
+    saved_settings = {"alpha": "alpha"}
 
     @staticmethod
     def forward(ctx, a, b):
@@ -126,6 +128,9 @@ class SubAlpha(AddAlpha):
     @staticmethod
     def backward(ctx, grad):
         return grad, MulScalar.call(grad, -ctx.alpha)
+
+
+Add._Node.alpha = Sub._Node.alpha = 1  # what _saved_alpha reads on the nodes of + and -
 
 
 class RSub(ArrayFunction):

@@ -270,6 +270,11 @@ class Softmax(ArrayFunction):
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
         _check_softmax_dtype(a, axis, "softmax")
+        if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
+            out = a.copy()
+            ctx.save_for_backward(out)
+            ctx.axis = axis
+            return out
         e = np.exp(a - a.max(axis=axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(out)
@@ -313,6 +318,11 @@ class LogSoftmax(ArrayFunction):
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
         _check_softmax_dtype(a, axis, "log_softmax")
+        if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
+            out = a.copy()
+            ctx.save_for_backward(out)
+            ctx.axis = axis
+            return out
         out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
         out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
         ctx.save_for_backward(out)

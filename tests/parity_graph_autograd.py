@@ -251,4 +251,21 @@ GRAPH_AUTOGRAD: dict[str, str] = {
             show(y)
             graph(y)
     """,
+    "floor_divide_edges_only_to_inputs_that_require_grad": """
+        x = T.ones(2, 3, requires_grad=True)
+        for y in (x // 2, x // T.ones(3), T.ones(3) // x, x // x, T.floor_divide(x, T.tensor(2.)),
+                  2 // x, x % 2, 2 % x, T.remainder(x, T.ones(3)), T.remainder(T.ones(3), x)):
+            show(y)
+            graph(y)
+        (T.ones(3) // x).sum().backward()
+    """,
+    "max_of_a_zero_dim_written_into": """
+        a = T.tensor(-0.88, requires_grad=True)
+        e = T.tensor(-2.1, requires_grad=True)
+        t = a.clone()
+        t[None] = e
+        m = t.max()
+        m.backward()
+        show(a.grad, e.grad)
+    """,
 }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import numpy as np
 import pytest
@@ -252,7 +251,7 @@ def chain(n: int):
     return x, y
 
 
-def test_large_graph_is_folded_with_a_note_and_renders_fast():
+def test_large_graph_is_folded_with_a_note_and_renders():
     x, y = chain(500)  # 1001 backward nodes
     g = extract(y, {"x": x, "y": y})
     assert g.total == 1001 and g.shown == 150 and g.collapsed
@@ -265,18 +264,14 @@ def test_large_graph_is_folded_with_a_note_and_renders_fast():
     source = to_digraph(g).source
     assert "1001 backward nodes" in source
     require_program("dot")
-    start = time.perf_counter()
-    svg = render_svg(to_digraph(g))
-    assert time.perf_counter() - start < 5
+    svg = render_svg(to_digraph(g))  # how fast: bench, not a timed test
     assert svg.count('class="node') == len(g.nodes)
 
 
 def test_a_100000_op_chain_is_extracted_without_recursion():
     x, y = chain(50_000)
-    start = time.perf_counter()
     g = extract(y, {})
     assert g.total == 100_001 and len(g.nodes) == 152
-    assert time.perf_counter() - start < 10
 
 
 def test_max_nodes_draws_more():

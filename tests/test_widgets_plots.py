@@ -62,11 +62,21 @@ def test_plot_fit_uses_the_data_and_the_models_prediction():
     assert len(plot_fit(x, y).axes[0].get_lines()) == 0
 
 
-def test_loss_plot_grows_and_reads_out_progress():
+def test_loss_plot_grows_and_reads_out_progress(monkeypatch):
+    clock = [0.0]  # a clock of our own: the test must not depend on how busy the machine is
+    monkeypatch.setattr("widgets.plots.time.perf_counter", lambda: clock[0])
     plot = LossPlot(total=20, every=0, live=True)
+    real_draw = plot._draw
+
+    def draw_taking_a_tenth_of_a_second(final=False):
+        clock[0] += 0.1
+        real_draw(final)
+
+    monkeypatch.setattr(plot, "_draw", draw_taking_a_tenth_of_a_second)
     assert plot.readout == "step 0/20 (0%)"
     for i in range(10):
         plot.update(minigrad.tensor(1.0 / (i + 1)))
+        clock[0] += 0.01  # a training step: 10 of them cost less than 10 draws
     (line,) = plot.ax.get_lines()
     assert len(line.get_xdata()) == 1  # the first update drew; then 10x its cost of training
     assert plot.finish() is plot.figure

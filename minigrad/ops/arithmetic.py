@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import ArrayFunction
+from ..autograd.function import ArrayFunction, _apply_binary
 from .namespace import namespace
 
 _BOOL = np.dtype(np.bool_)
@@ -452,6 +452,15 @@ class FloorDivide(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+    @classmethod
+    def apply(cls, a, b):
+        """PyTorch's ``NotImplemented`` node has an edge only to inputs that require grad."""
+        out = _apply_binary(cls, a, b)
+        node = out._grad_fn
+        if node is not None:
+            node._next = tuple([fn for fn in node._next if fn is not None])
+        return out
 
 
 class FloorDivideScalar(FloorDivide):

@@ -116,7 +116,7 @@ class NumpyNamespace:
 
     @staticmethod
     def copy(x):
-        return x.copy()
+        return np.array(x, order="C")  # an array also where numpy gave a scalar (0-d)
 
     @staticmethod
     def clamp_min(x, lo):

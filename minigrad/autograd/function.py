@@ -253,7 +253,7 @@ class ArrayFunction(Function):
         cls._Node._run_graph = _array_node_run_graph
         cls._Node._backward = staticmethod(cls.backward)
         cls._Node.__call__ = _call_node  # built-in nodes are callable (custom ones are not)
-        cls._Node.__getattr__ = _saved_attribute  # grad_fn._saved_self ...
+        _add_saved_attributes(cls)  # grad_fn._saved_self ...
         if cls.saved_when is not None:
             cls._Node._saved_unless = tuple(
                 [(k, i) for k, i in enumerate(cls.saved_when) if i is not None]
@@ -443,23 +443,35 @@ def _call_node(self: BackwardNode, *grads: Any) -> Any:
     return outs[0] if len(outs) == 1 else outs
 
 
-def _saved_attribute(self: BackwardNode, name: str) -> Any:
+def _add_saved_attributes(cls: type[ArrayFunction]) -> None:
     """``grad_fn._saved_self``, ``_saved_other``, ``_saved_result``, ``_saved_dim`` ...
 
-    PyTorch's names for what the node keeps. A saved value comes back as a Tensor: the
-    leaf itself, a Tensor with the input's history, or (``_saved_result``) with this
-    node as its grad_fn; a Python number as a 0-d tensor; a value this node did not
-    need to keep as None. Once backward has freed the graph, or after the value was
-    changed in place, reading it raises PyTorch's error.
+    PyTorch's names for what the node keeps, one property each on the node class. A saved
+    value comes back as a Tensor: the leaf itself, a Tensor with the input's history, or
+    (``_saved_result``) with this node as its grad_fn; a Python number as a 0-d tensor; a
+    value this node did not need to keep as None. Once backward has freed the graph, or
+    after the value was changed in place, reading it raises PyTorch's error.
+
+    Properties, not a ``__getattr__``: a class with ``__getattr__`` makes every attribute
+    read of its instances several times slower (no specialised lookup), and the engine
+    reads node attributes many times per op.
     """
-    if name.startswith("_saved_"):
-        function = self._function
-        key = name[7:]
-        if key in function.saved_names:
-            return _saved_value(self, function.saved_names.index(key))
-        if key in function.saved_settings:
-            return getattr(self, function.saved_settings[key])
-    raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    node = cls._Node
+    for k, key in enumerate(cls.saved_names):
+        name = f"_saved_{key}"
+        if name not in node.__dict__ and not hasattr(node, name):
+            setattr(node, name, property(functools.partial(_saved_value, k=k)))
+    for key, attribute in cls.saved_settings.items():
+        name = f"_saved_{key}"
+        if name not in node.__dict__ and not hasattr(node, name):
+            setattr(node, name, property(_setting_getter(attribute)))
+
+
+def _setting_getter(attribute: str) -> Callable[[BackwardNode], Any]:
+    def get(self: BackwardNode) -> Any:
+        return getattr(self, attribute)
+
+    return get
 
 
 def _saved_value(node: BackwardNode, k: int) -> Tensor | None:

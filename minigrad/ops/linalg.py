@@ -69,6 +69,8 @@ class Addmm(ArrayFunction):
     """``bias + a @ b``: what Linear computes on a batch (``AddmmBackward0``)."""
 
     node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
+    saved_when = (2, 1)  # mat1 is kept for mat2's gradient only, mat2 for mat1's
 
     @staticmethod
     def forward(ctx, bias, a, b):
@@ -95,7 +97,8 @@ class Addmm(ArrayFunction):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
         grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape) if need_bias else None
-        return (grad_bias, *mm_grads(grad, a, b, need_a, need_b))  # the bias: summed over rows
+        grads = mm_grads(grad, a, b, need_a, need_b, ctx.layout)
+        return (grad_bias, *grads)  # the bias: summed over rows
 
 
 class Mv(ArrayFunction):

@@ -434,9 +434,12 @@ def _call_node(self: BackwardNode, *grads: Any) -> Any:
     elif not isinstance(grad, Tensor):
         raise TypeError("argument 0 is not a Variable")
     else:
-        outs = tuple(
-            [None if fn is None else g for fn, g in zip(self._next, self._run_graph(grad))]
-        )
+        token = quiet()  # numpy silent here as in the engine: formulas need no errstate
+        try:
+            grads = self._run_graph(grad)
+        finally:
+            loud(token)
+        outs = tuple([None if fn is None else g for fn, g in zip(self._next, grads)])
     return outs[0] if len(outs) == 1 else outs
 
 

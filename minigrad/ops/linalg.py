@@ -97,8 +97,8 @@ class Addmm(ArrayFunction):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
         grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape) if need_bias else None
-        grads = mm_grads(grad, a, b, need_a, need_b, ctx.layout)
-        return (grad_bias, *grads)  # the bias: summed over rows
+        # the layouts were taken in forward (Mm.forward): the same arrays, the same strides
+        return (grad_bias, *mm_grads(grad, a, b, need_a, need_b, ctx.layout))
 
 
 class Mv(ArrayFunction):

@@ -133,9 +133,8 @@ class NllLossBackward(ArrayFunction):
         if fwd.w is None:
             per_item = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
         else:  # ignored targets get 0, even when the total weight is 0, as in PyTorch
-            with np.errstate(invalid="ignore", divide="ignore"):
-                g = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
-                per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
+            g = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
+            per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
         shape, index = fwd.shape, fwd.index
         out = np.zeros(shape, grad.dtype)
         if len(shape) == 2:
@@ -223,8 +222,7 @@ class BinaryCrossEntropy(ArrayFunction):
         if need_input:
             grad_input = g * (input - target) / xp.clamp_min((1 - input) * input, 1e-12)
         if need_target:
-            with np.errstate(divide="ignore"):
-                grad_target = g * (xp.log1p(-input) - xp.log(input))
+            grad_target = g * (xp.log1p(-input) - xp.log(input))
         return grad_input, grad_target
 
 

@@ -207,6 +207,5 @@ class VectorNorm(ArrayFunction):
             return grad * xp.sign(a) * share
         zero = norms == 0
         safe = xp.where(zero, 1.0, norm) if p == 2 else norm  # no 0/0 where the norm is 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            scaled = a / safe if p == 2 else a * xp.abs(a) ** (p - 2) / safe ** (p - 1)
-            return xp.where(zero, 0.0, grad * scaled)
+        scaled = a / safe if p == 2 else a * xp.abs(a) ** (p - 2) / safe ** (p - 1)
+        return xp.where(zero, 0.0, grad * scaled)

@@ -338,9 +338,10 @@ class BackwardNode(Node):
             if k < n and (value is values[k] or value is inputs[k]):
                 x = inputs[k]
                 if isinstance(x, Tensor):
-                    if isinstance(x._vc, InferenceVersion):
+                    vc = x._vc
+                    if type(vc) is not list and isinstance(vc, InferenceVersion):
                         raise RuntimeError(_INFERENCE_SAVED)
-                    checks += (x._vc, x._vc[0], k)
+                    checks += (vc, vc[0], k)
                     continue
             i = 0
             for array in values:

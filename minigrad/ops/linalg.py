@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from ..autograd.node import sum_to_shape
 from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes, check_expand
 from .namespace import namespace
 
@@ -22,9 +23,15 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
 
     ``layout``: whether ``a`` and ``b`` were column-major, when they may not be saved.
     """
-    t = namespace(grad).t
     a_cm, b_cm = layout if layout is not None else (column_major(a), column_major(b))
     grad_a = grad_b = None
+    if type(grad) is np.ndarray:  # the ordinary backward: numpy's ``.T``, no namespace calls
+        if need_a:
+            grad_a = (b @ grad.T).T if a_cm else grad @ b.T
+        if need_b:
+            grad_b = (grad.T @ a).T if b_cm else a.T @ grad
+        return grad_a, grad_b
+    t = namespace(grad).t
     if need_a:
         grad_a = t(b @ t(grad)) if a_cm else grad @ t(b)
     if need_b:
@@ -96,7 +103,12 @@ class Addmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
-        grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape) if need_bias else None
+        grad_bias = None
+        if need_bias:  # the bias was broadcast over the rows: summed back
+            if type(grad) is np.ndarray:
+                grad_bias = sum_to_shape(grad, ctx.bias_shape)
+            else:
+                grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape)
         # the layouts were taken in forward (Mm.forward): the same arrays, the same strides
         return (grad_bias, *mm_grads(grad, a, b, need_a, need_b, ctx.layout))
 

@@ -268,4 +268,20 @@ GRAPH_AUTOGRAD: dict[str, str] = {
         m.backward()
         show(a.grad, e.grad)
     """,
+    "linear_and_pow_keep_what_pytorch_keeps": """
+        x = T.ones(4, 3)
+        W = T.ones(2, 3, requires_grad=True)
+        bias = T.ones(2, requires_grad=True)
+        out = T.nn.functional.linear(x, W, bias)
+        show(out.grad_fn._saved_mat1, out.grad_fn._saved_mat2)
+        with T.no_grad():
+            W.mul_(2)
+        out.sum().backward()
+        show(W.grad, bias.grad)
+        b = T.ones(2, requires_grad=True)
+        y = 3 ** b
+        show(y.grad_fn._saved_self, y.grad_fn._saved_exponent is b, y.grad_fn._saved_result)
+        b.detach().mul_(2)
+        y.sum().backward()
+    """,
 }

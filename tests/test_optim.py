@@ -165,7 +165,9 @@ def test_step_bumps_the_version_so_autograd_notices():
     opt = SGD(lin.parameters(), lr=0.1)
     w = lin.weight
     before = w._version
-    out = (lin(mg.randn(3, 2)) ** 2).sum()
+    # the input requires grad, so the weight is saved for its gradient (as in PyTorch, which
+    # keeps mat2 of addmm only then: with a plain data batch, the step would be no error)
+    out = (lin(mg.randn(3, 2, requires_grad=True)) ** 2).sum()
     out.backward(retain_graph=True)
     opt.step()
     assert w._version == before + 1

@@ -341,17 +341,19 @@ class RPow(ArrayFunction):
 
     node_name = "PowBackward2"
     n_params = 1
+    saved_names = ("exponent", "result")  # the exponent too, as PyTorch (its version is checked)
+    saved_settings = {"self": "number"}
 
     @staticmethod
     def forward(ctx, b, number):
         out = _power(number, b)
-        ctx.save_for_backward(out)
-        ctx.log_base = np.log(number)
+        ctx.save_for_backward(b, out)
+        ctx.number, ctx.log_base = number, np.log(number)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
+        _, out = ctx.saved_tensors
         return grad * MulScalar.call(out, ctx.log_base)
 
 

@@ -76,6 +76,8 @@ class Addmm(ArrayFunction):
     """``bias + a @ b``: what Linear computes on a batch (``AddmmBackward0``)."""
 
     node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
+    saved_when = (2, 1)  # mat1 is kept for mat2's gradient only, mat2 for mat1's
 
     @staticmethod
     def forward(ctx, bias, a, b):

@@ -241,7 +241,7 @@ class ThresholdBackward(ArrayFunction):
             selected = np.zeros_like(grad)
             np.copyto(selected, grad, where=~(out <= 0))
             return selected
-        keep = np.subtract(0, ~(out <= 0), dtype=bits)  # 0 - True wraps to all ones
+        keep = np.subtract(out <= 0, 1, dtype=bits)  # False - 1 wraps to all ones, True - 1 is 0
         return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
 
     @staticmethod

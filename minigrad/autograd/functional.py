@@ -298,18 +298,26 @@ def _v_or_single(v, inputs: tuple, name: str) -> tuple | None:
     return None
 
 
+def _gradient_of_scalar(func: Callable, inputs, v, create_graph: bool, strict: bool, name: str):
+    """What vhp and hvp share: the checked inputs, v, outputs and the gradient (with a graph)."""
+    is_in_tuple, inputs = _as_tuple(inputs, "inputs", name)
+    inputs = _prepare(inputs, create_graph)
+    v = _v_or_single(v, inputs, name)
+    is_out_tuple, outputs = _outputs_of(func, inputs, name)
+    _scalar_output(outputs, name)
+    _check_outputs(outputs, strict)
+    jac = _grad(outputs, inputs, create_graph=True)
+    if strict:
+        _zeros_for_missing(jac, inputs, True, _INDEPENDENT)
+    return is_in_tuple, inputs, v, is_out_tuple, outputs, jac
+
+
 def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T H)``: a vector-Hessian product of a scalar function."""
     with enable_grad():
-        is_in_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _prepare(inputs, create_graph)
-        v = _v_or_single(v, inputs, "vhp")
-        is_out_tuple, outputs = _outputs_of(func, inputs, "vhp")
-        _scalar_output(outputs, "vhp")
-        _check_outputs(outputs, strict)
-        jac = _grad(outputs, inputs, create_graph=True)
-        if strict:
-            _zeros_for_missing(jac, inputs, True, _INDEPENDENT)
+        is_in_tuple, inputs, v, is_out_tuple, outputs, jac = _gradient_of_scalar(
+            func, inputs, v, create_graph, strict, "vhp"
+        )
         products = _grad(jac, inputs, v, create_graph=create_graph)
         products = _zeros_for_missing(
             products,
@@ -326,15 +334,9 @@ def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
 def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), H v)``: a Hessian-vector product, by the double backward trick."""
     with enable_grad():
-        is_in_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _prepare(inputs, create_graph)
-        v = _v_or_single(v, inputs, "hvp")
-        is_out_tuple, outputs = _outputs_of(func, inputs, "hvp")
-        _scalar_output(outputs, "hvp")
-        _check_outputs(outputs, strict)
-        jac = _grad(outputs, inputs, create_graph=True)
-        if strict:
-            _zeros_for_missing(jac, inputs, True, _INDEPENDENT)
+        is_in_tuple, inputs, v, is_out_tuple, outputs, jac = _gradient_of_scalar(
+            func, inputs, v, create_graph, strict, "hvp"
+        )
         dummies = tuple(new_tensor(np.zeros_like(x._data), None, True) for x in inputs)
         double_back = _grad(jac, inputs, dummies, create_graph=True)
         products = _grad(double_back, dummies, v, create_graph=create_graph)

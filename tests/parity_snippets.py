@@ -17,21 +17,11 @@ module) and memory addresses become ``0x?``.
 from __future__ import annotations
 
 import math
-import re
 import textwrap
 import warnings
 
 import numpy as np
-
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-_TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\.\)")
-
-
-def normalise(text: str) -> str:
-    """``torch.`` -> ``minigrad.`` (also ``torch::autograd::`` in C++ node names); addresses and
-    C++ source locations out."""
-    text = text.replace("torch.", "minigrad.").replace("torch::", "minigrad::")
-    return _TRIGGERED.sub("", _ADDRESS.sub("0x?", text))
+from difffuzz.runner import graph_signature, normalise  # one graph walk, one renaming
 
 
 def _is_tensor(value) -> bool:
@@ -79,32 +69,7 @@ class Recorder:
 
     def graph(self, tensor) -> None:
         """Record the graph below ``tensor.grad_fn`` (a DAG: shared nodes are named once)."""
-        seen: dict = {}
-        out: list = []
-        stack = [(tensor.grad_fn, 0)]
-        while stack:
-            node, depth = stack.pop()
-            if node is None:
-                out.append((depth, None))
-                continue
-            if id(node) in seen:
-                out.append((depth, "seen", seen[id(node)]))
-                continue
-            seen[id(node)] = len(seen)
-            name = normalise(node.name())
-            if name.endswith("AccumulateGrad"):
-                holders = sorted(
-                    k
-                    for k, v in self.namespace.items()
-                    if v is node.variable and not k.startswith("_")
-                )
-                out.append((depth, name, holders))
-            else:
-                out.append((depth, name, len(node.next_functions)))
-            for fn, index in reversed(node.next_functions):
-                out.append((depth + 1, "edge", index))
-                stack.append((fn, depth + 1))
-        self.items.append(("graph", out))
+        self.items.append(("graph", graph_signature(tensor, self.namespace)))
 
 
 def run(module, code: str) -> list:

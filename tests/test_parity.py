@@ -84,5 +84,5 @@ def test_graph_names_the_leaf() -> None:
     rec.namespace["x"] = x
     rec.graph((x * x).sum())
     (_, entries) = rec.items[0]
-    assert (2, "minigrad::autograd::AccumulateGrad", ["x"]) in entries
+    assert (2, "minigrad::autograd::AccumulateGrad", ("x",)) in entries
     assert (2, "seen", 2) in entries

@@ -27,6 +27,40 @@ def normalise(text: str) -> str:
     return _TRIGGERED.sub("", _ADDRESS.sub("0x?", text))
 
 
+def graph_signature(tensor, names: dict) -> tuple:
+    """The backward graph below ``tensor.grad_fn``, as comparable data.
+
+    Depth-first from the root: each node's name and number of edges, ``None`` edges, a node
+    reached twice as ``("seen", k)``, and for each ``AccumulateGrad`` the names in ``names``
+    that hold its variable (names starting with ``_`` belong to the harness, not the program).
+    Shared by the fuzzer and the parity snippets (tests/parity_snippets.py).
+    """
+    seen: dict = {}
+    out: list = []
+    stack = [(tensor.grad_fn, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None:
+            out.append((depth, None))
+            continue
+        if id(node) in seen:
+            out.append((depth, "seen", seen[id(node)]))
+            continue
+        seen[id(node)] = len(seen)
+        name = normalise(node.name())
+        if name.endswith("AccumulateGrad"):
+            holders = sorted(
+                k for k, v in names.items() if v is node.variable and not k.startswith("_")
+            )
+            out.append((depth, name, tuple(holders)))
+        else:
+            out.append((depth, name, len(node.next_functions)))
+        for fn, index in reversed(node.next_functions):
+            out.append((depth + 1, "edge", index))
+            stack.append((fn, depth + 1))
+    return tuple(out)
+
+
 def _is_tensor(value) -> bool:
     return hasattr(value, "grad_fn") and hasattr(value, "requires_grad")
 
@@ -68,28 +102,7 @@ class Recorder:
         self.items.append((self.where, self.describe(value)))
 
     def graph(self, tensor) -> None:
-        seen: dict = {}
-        out: list = []
-        stack = [(tensor.grad_fn, 0)]
-        while stack:
-            node, depth = stack.pop()
-            if node is None:
-                out.append((depth, None))
-                continue
-            if id(node) in seen:
-                out.append((depth, "seen", seen[id(node)]))
-                continue
-            seen[id(node)] = len(seen)
-            name = normalise(node.name())
-            if name.endswith("AccumulateGrad"):
-                holders = sorted(k for k, v in self.namespace.items() if v is node.variable)
-                out.append((depth, name, tuple(holders)))
-            else:
-                out.append((depth, name, len(node.next_functions)))
-            for fn, index in reversed(node.next_functions):
-                out.append((depth + 1, "edge", index))
-                stack.append((fn, depth + 1))
-        self.items.append((self.where, ("graph", tuple(out))))
+        self.items.append((self.where, ("graph", graph_signature(tensor, self.namespace))))
 
 
 def namespace(module) -> dict:

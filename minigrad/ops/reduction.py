@@ -176,6 +176,7 @@ class ExtremeDim(ArrayFunction):
         values = np.take_along_axis(a, index, axis) if a.ndim else a.copy()
         ctx.shape, ctx.axis, ctx.index, ctx.keepdim = a.shape, axis, index, keepdim
         ctx.indices = index if keepdim or not a.ndim else np.squeeze(index, axis)
+        ctx.save_for_backward(index)  # PyTorch saves the indices: a second backward raises
         return values if keepdim or not a.ndim else np.squeeze(values, axis)
 
     @staticmethod

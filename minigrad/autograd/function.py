@@ -34,6 +34,7 @@ from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
+from .multi_output import Gradients, MultiOutput, output_grads, output_node, wrap_outputs
 from .node import (
     _FREED,
     _SECOND_BACKWARD,
@@ -98,9 +99,10 @@ class Function:
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
         module = "builtins" if cls.__module__.startswith("minigrad.") else __name__
         namespace = "minigrad::autograd::" if cls.namespaced else ""
+        bases = (BackwardNode,) if getattr(cls, "_array", False) else (MultiOutput, BackwardNode)
         cls._Node = type(
             name,
-            (BackwardNode,),
+            bases,
             {"_function": cls, "__module__": module, "_namespace": namespace},
         )
         cls._Node._run = cls._node_run  # the engine calls node._run(grad)
@@ -139,11 +141,9 @@ class Function:
                 output = cls.forward(ctx, *args)
         if not isinstance(output, Tensor):
             if isinstance(output, tuple) and requires:
-                raise NotImplementedError(
-                    "minigrad Functions that require grad return a single Tensor"
-                )
+                return wrap_outputs(ctx, args, output)
             return output
-        if not requires:
+        if not requires or ctx._non_differentiable and output in ctx._non_differentiable:
             return output if output._grad_fn is None else output.detach()
         ctx._seq = next(sequence)
         if _anomaly.enabled:
@@ -165,13 +165,17 @@ class Function:
         mode on, its saved output tied to this node, so that it records a graph.
         """
         function = self._function
-        graph = isinstance(grad, Tensor)
+        if type(grad) is Gradients:  # a Function that returned several tensors
+            grad, graph = output_grads(self, grad.grads)
+        else:
+            graph = isinstance(grad, Tensor)
+            grad = (grad if graph else new_tensor(grad),)
         if graph:
             with saved_as_tensors(self), grad_mode.enable_grad():
-                grads = function.backward(self, grad)
+                grads = function.backward(self, *grad)
         else:
             with grad_mode.no_grad():
-                grads = function.backward(self, new_tensor(grad))
+                grads = function.backward(self, *grad)
         if not isinstance(grads, tuple):
             grads = (grads,)
         n_args = self._n_args
@@ -237,6 +241,7 @@ class ArrayFunction(Function):
     get their own short paths) rather than brevity.
     """
 
+    _array = True  # its nodes have one output (multi_output.MultiArrayFunction: several)
     n_params = 0
     grad_position = 0  # ``call``: which argument is the gradient (a Tensor under create_graph)
     broadcasts = False
@@ -489,8 +494,8 @@ def _saved_value(node: BackwardNode, k: int) -> Tensor | None:
         return new_tensor(np.asarray(value))
     if counter[0] != version:
         raise RuntimeError(_modified_message(node, k))
-    if which == -1:
-        return _tied(value, node, counter)
+    if which < 0:
+        return _tied(value, output_node(node, which), counter)
     fn = node._next[which]
     if type(fn) is AccumulateGrad:
         return fn.variable
@@ -558,12 +563,12 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
         for k, value in enumerate(saved):
             counter, which = (checks[3 * k], checks[3 * k + 2]) if checks else (None, 0)
             if isinstance(value, Tensor):  # a custom Function saved Tensors
-                if which == -1 and counter is not None:
-                    value = _tied(value._data, node, counter)
+                if which < 0 and counter is not None:
+                    value = _tied(value._data, output_node(node, which), counter)
             elif counter is None:  # a number, or a value that is neither input nor output
                 value = value if not isinstance(value, np.ndarray) else new_tensor(value)
-            elif which == -1:
-                value = _tied(value, node, counter)
+            elif which < 0:
+                value = _tied(value, output_node(node, which), counter)
             else:
                 fn = node._next[which]
                 if fn is None:

@@ -53,10 +53,18 @@ class MseLoss(ArrayFunction):
         input, target = ctx.saved_tensors
         need_input, need_target = ctx.needs_input_grad
         r = ctx.reduction
+        if type(grad) is np.ndarray and not need_target:  # the hot case: a model's output
+            return mse_grad(grad, input, target, r), None
         return (  # the target's is the same formula with the roles swapped, as in PyTorch
             MseLossBackward.call(grad, input, target, r) if need_input else None,
             MseLossBackward.call(grad, target, input, r) if need_target else None,
         )
+
+
+def mse_grad(grad: np.ndarray, input: np.ndarray, target: np.ndarray, reduction: str):
+    """``norm * (input - target) * grad``: the gradient of mse_loss on arrays."""
+    norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
+    return (input - target) * (grad * norm)
 
 
 class MseLossBackward(ArrayFunction):
@@ -69,8 +77,8 @@ class MseLossBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
         ctx.save_for_backward(grad, input, target)
-        ctx.norm = norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
-        return (input - target) * (grad * norm)
+        ctx.norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
+        return mse_grad(grad, input, target, reduction)
 
     @staticmethod
     def backward(ctx, gg):

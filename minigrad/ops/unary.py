@@ -6,6 +6,7 @@ import numpy as np
 
 from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
+from ..tensor import Tensor
 from ._common import broadcast_shapes
 from .arithmetic import MulScalar
 from .namespace import namespace, sign_of
@@ -260,7 +261,25 @@ class Relu(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return ThresholdBackward.call(grad, out)
+        if isinstance(grad, Tensor):  # under create_graph: recorded, to differentiate again
+            return ThresholdBackward.apply(grad, out)
+        return threshold_backward(grad, out)  # ThresholdBackward.call without its dispatch
+
+
+def threshold_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """PyTorch's threshold_backward, a select: where out <= 0 the gradient is 0 (not the -0. or
+    nan of grad * False); elsewhere, a nan output included, it passes.
+
+    Done on the bits (grad AND all-ones or all-zeros): numpy's masked copy or where() on a
+    random mask is ten times slower than this on large arrays, and than relu's forward.
+    """
+    bits = _UINT_OF_SIZE.get(grad.dtype.itemsize) if grad.dtype.kind == "f" else None
+    if bits is None:
+        selected = np.zeros_like(grad)
+        np.copyto(selected, grad, where=~(out <= 0))
+        return selected
+    keep = np.subtract(out <= 0, 1, dtype=bits)  # False - 1 wraps to all ones, True - 1 is 0
+    return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
 
 
 class ThresholdBackward(ArrayFunction):
@@ -271,17 +290,7 @@ class ThresholdBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
-        # PyTorch's threshold_backward, a select: where out <= 0 the gradient is 0 (not the -0. or
-        # nan of grad * False); elsewhere, a nan output included, it passes. Done on the bits
-        # (grad AND all-ones or all-zeros): numpy's masked copy or where() on a random mask is
-        # ten times slower than this, and than relu's forward.
-        bits = _UINT_OF_SIZE.get(grad.dtype.itemsize) if grad.dtype.kind == "f" else None
-        if bits is None:
-            selected = np.zeros_like(grad)
-            np.copyto(selected, grad, where=~(out <= 0))
-            return selected
-        keep = np.subtract(out <= 0, 1, dtype=bits)  # False - 1 wraps to all ones, True - 1 is 0
-        return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
+        return threshold_backward(grad, out)
 
     @staticmethod
     def backward(ctx, gg):

@@ -13,6 +13,7 @@ from ..autograd.function import ArrayFunction
 from ..autograd.multi_function import MultiArrayFunction, zeros_for
 from ..tensor import Tensor, wrap_dim
 from . import indexing as I
+from .indexing import Slice  # noqa: F401 - narrow() is SEL.Slice
 from .namespace import namespace
 
 

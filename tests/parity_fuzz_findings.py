@@ -205,13 +205,15 @@ FUZZ_FINDINGS: dict[str, str] = {
         x = T.tensor([1., -2., 3.], requires_grad=True)
         y = T.tensor([2., 0.5, -1.], requires_grad=True)
         c, m = T.tensor([2., 0.5, -1.]), T.tensor([True, False, True])
-        for f in (lambda: T.where(m, x, c), lambda: T.where(m, x, 2.), lambda: x.masked_fill(m, .5),
-                  lambda: x.masked_fill(m, T.tensor(.5)), lambda: x[[0, 2]], lambda: x[m],
-                  lambda: x.gather(0, T.tensor([0, 0])), lambda: x.max(0)[0], lambda: x.min(0).values,
-                  lambda: x % c, lambda: c % y, lambda: x % 2, lambda: T.div(x, c, rounding_mode="floor"),
-                  lambda: T.div(x, 2, rounding_mode="trunc"), lambda: T.div(c, y, rounding_mode="trunc"),
-                  lambda: x.sgn(), lambda: x.sign(), lambda: x.round(), lambda: x.cumsum(0),
-                  lambda: x.repeat(2), lambda: x[1:] * 2):
+        for f in (lambda: T.where(m, x, c), lambda: T.where(m, x, 2.),
+                  lambda: x.masked_fill(m, .5), lambda: x.masked_fill(m, T.tensor(.5)),
+                  lambda: x[[0, 2]], lambda: x[m], lambda: x.gather(0, T.tensor([0, 0])),
+                  lambda: x.max(0)[0], lambda: x.min(0).values, lambda: x % c, lambda: c % y,
+                  lambda: x % 2, lambda: T.div(x, c, rounding_mode="floor"),
+                  lambda: T.div(x, 2, rounding_mode="trunc"),
+                  lambda: T.div(c, y, rounding_mode="trunc"), lambda: x.sgn(), lambda: x.sign(),
+                  lambda: x.round(), lambda: x.cumsum(0), lambda: x.repeat(2),
+                  lambda: x[1:] * 2):
             out = f().sum()
             out.backward()
             try:

@@ -58,7 +58,35 @@ class Gather(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return ScatterAdd.call(grad, ctx.shape, ctx.where, ctx.axis, ctx.index)
+        zeros = namespace(grad).zeros(ctx.shape, namespace(grad).dtype(grad))
+        return ScatterAdd.call(zeros, grad, ctx.where, ctx.axis, ctx.index)
+
+
+class Scatter(ArrayFunction):
+    """``zeros.scatter(dim, index, src)``: ``src`` written where ``index`` points.
+
+    The gradient of max/min along a dim, as PyTorch writes it (``ScatterBackward0``): the
+    first input is fresh zeros (a constant, no edge), so only ``src`` has a gradient, which
+    is ``gg`` read back at the same places (gather).
+    """
+
+    node_name = "ScatterBackward0"
+    grad_position = 1
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, zeros, src, axis, index):
+        ctx.axis, ctx.index = axis, index
+        if not zeros.ndim:
+            return np.array(src, order="C")
+        np.put_along_axis(zeros, index, src, axis)  # fresh zeros, made for this call
+        return zeros
+
+    @staticmethod
+    def backward(ctx, gg):
+        if not ctx.index.ndim:
+            return None, gg
+        return None, Gather.call(gg, ctx.axis, ctx.index)
 
 
 class ScatterAdd(ArrayFunction):
@@ -68,21 +96,22 @@ class ScatterAdd(ArrayFunction):
     """
 
     node_name = "ScatterAddBackward0"
-    n_params = 4
+    grad_position = 1
+    n_params = 3
 
     @staticmethod
-    def forward(ctx, grad, shape, where, axis, index):
+    def forward(ctx, zeros, grad, where, axis, index):
+        """``zeros`` is fresh (PyTorch's ``grad.new_zeros(shape)``: a constant, no edge)."""
         ctx.where, ctx.axis, ctx.index = where, axis, index
-        full = np.zeros(shape, grad.dtype)
-        if full.ndim:
-            np.add.at(full, where, grad)
+        if zeros.ndim:
+            np.add.at(zeros, where, grad)
         else:
-            full += grad.sum()
-        return full
+            zeros += grad.sum()
+        return zeros
 
     @staticmethod
     def backward(ctx, grad):
-        return Gather.call(grad, ctx.axis, ctx.index)
+        return None, Gather.call(grad, ctx.axis, ctx.index)
 
 
 def _check_mask(mask: np.ndarray) -> None:

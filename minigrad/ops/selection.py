@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
-from .indexing import Slice
+from ..autograd.multi_function import MultiArrayFunction, zeros_for
+from ..tensor import Tensor, wrap_dim
+from . import indexing as I
+from .indexing import Slice  # noqa: F401 - narrow() is SEL.Slice
 from .namespace import namespace
 
 
@@ -193,18 +195,36 @@ class Repeat(ArrayFunction):
         return xp.reshape(copies, ctx.shape)
 
 
-class SplitPart(Slice):
-    """One part of ``split(size)`` or ``chunk(n)``: a view, as a slice is.
+class Split(MultiArrayFunction):
+    """``split(size)`` and ``chunk(n)``: one node, one output (a view) per part.
 
-    PyTorch makes one SplitBackward0 node with an output per part; minigrad's nodes have one
-    output, so each part gets its own node of that name (as ``unbind`` does).
+    Its backward concatenates the parts' gradients, zeros for those that got none (under
+    ``create_graph`` a CatBackward0 with None edges for them, as PyTorch's).
     """
 
     node_name = "SplitBackward0"
+    n_params = 2
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim, sizes):
+        ctx.axis, ctx.shapes = dim, [a.shape[:dim] + (n,) + a.shape[dim + 1 :] for n in sizes]
+        key, parts, start = (slice(None),) * dim, [], 0
+        for n in sizes:
+            parts.append(a[key + (slice(start, start + n),)])
+            start += n
+        return tuple(parts)
+
+    @staticmethod
+    def backward(ctx, grads):
+        grads = zeros_for(grads, ctx.shapes)
+        if isinstance(grads[0], Tensor):
+            return I.Cat.apply(*grads, ctx.axis)
+        return np.concatenate(grads, axis=ctx.axis)
 
 
-class SplitWithSizesPart(Slice):
-    """One part of ``split([sizes])``."""
+class SplitWithSizes(Split):
+    """``split([sizes])``."""
 
     node_name = "SplitWithSizesBackward0"
 

@@ -153,6 +153,35 @@ def _refs_of_an_unshared_argument() -> int:
 _UNSHARED_REFS = _refs_of_an_unshared_argument()
 
 
+def _refs_of_an_unshared_base() -> int:
+    """What ``sys.getrefcount`` says, in ``_sole_view``, of a base only its one view holds."""
+    view = np.empty((2, 1)).T
+    base = view.base
+    return sys.getrefcount(base)
+
+
+_UNSHARED_BASE_REFS = _refs_of_an_unshared_base()
+
+
+def _sole_view(grad: np.ndarray, data: np.ndarray) -> bool:
+    """Can ``.grad`` be this view as it is? Only if it is all its base, laid out as ``data``,
+    and nothing else holds the base or another view of it (each would hold the base).
+
+    A weight used as ``W.t()`` (Linear) gets its gradient as the transpose of a transposed
+    product: a view of a fresh array nobody else sees. PyTorch keeps it without a copy too.
+    """
+    base = grad.base
+    return (
+        type(base) is np.ndarray
+        and sys.getrefcount(base) <= _UNSHARED_BASE_REFS
+        and base.base is None
+        and base.nbytes == grad.nbytes
+        and grad.strides == data.strides
+        and sys.getrefcount(grad) <= _UNSHARED_REFS + 1  # + 1: this function's argument
+        and grad.flags.writeable
+    )
+
+
 class AccumulateGrad(Node):
     """The node at a leaf: adds the incoming gradient into ``variable.grad``.
 
@@ -181,14 +210,18 @@ class AccumulateGrad(Node):
         data = var._data
         if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
             grad = np.array(grad)
-        if grad.dtype != data.dtype:
+        if grad.dtype is not data.dtype and grad.dtype != data.dtype:
             grad = grad.astype(data.dtype)
-        if grad.shape != data.shape:
-            grad = sum_to_shape(grad, data.shape)
+        shape = data.shape
+        if grad.shape != shape:
+            grad = sum_to_shape(grad, shape)
         old = var._grad
         if old is None:
-            unshared = grad.base is None and sys.getrefcount(grad) <= _UNSHARED_REFS
-            var._grad = new_tensor(grad if unshared and grad.flags.writeable else grad.copy())
+            if grad.base is None:
+                unshared = sys.getrefcount(grad) <= _UNSHARED_REFS and grad.flags.writeable
+            else:
+                unshared = _sole_view(grad, data)
+            var._grad = new_tensor(grad if unshared else grad.copy())
         else:
             np.add(old._data, grad, out=old._data)
             old._vc[0] += 1

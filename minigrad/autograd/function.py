@@ -41,6 +41,7 @@ from .double_backward import (
     once_differentiable,
     saved_as_tensors,
 )
+from .multi_output import Gradients, MultiOutput, output_grads, wrap_outputs
 from .node import (
     AccumulateGrad,
     BackwardNode,
@@ -102,9 +103,10 @@ class Function:
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
         module = "builtins" if cls.__module__.startswith("minigrad.") else __name__
         namespace = "minigrad::autograd::" if cls.namespaced else ""
+        bases = (BackwardNode,) if getattr(cls, "_array", False) else (MultiOutput, BackwardNode)
         cls._Node = type(
             name,
-            (BackwardNode,),
+            bases,
             {"_function": cls, "__module__": module, "_namespace": namespace},
         )
         cls._Node._run = cls._node_run  # the engine calls node._run(grad)
@@ -143,11 +145,9 @@ class Function:
                 output = cls.forward(ctx, *args)
         if not isinstance(output, Tensor):
             if isinstance(output, tuple) and requires:
-                raise NotImplementedError(
-                    "minigrad Functions that require grad return a single Tensor"
-                )
+                return wrap_outputs(ctx, args, output)
             return output
-        if not requires:
+        if not requires or ctx._non_differentiable and output in ctx._non_differentiable:
             return output if output._grad_fn is None else output.detach()
         ctx._seq = next(sequence)
         if _anomaly.enabled:
@@ -169,13 +169,17 @@ class Function:
         mode on, its saved output tied to this node, so that it records a graph.
         """
         function = self._function
-        graph = isinstance(grad, Tensor)
+        if type(grad) is Gradients:  # a Function that returned several tensors
+            grad, graph = output_grads(self, grad.grads)
+        else:
+            graph = isinstance(grad, Tensor)
+            grad = (grad if graph else new_tensor(grad),)
         if graph:
             with saved_as_tensors(self), grad_mode.enable_grad():
-                grads = function.backward(self, grad)
+                grads = function.backward(self, *grad)
         else:
             with grad_mode.no_grad():
-                grads = function.backward(self, new_tensor(grad))
+                grads = function.backward(self, *grad)
         if not isinstance(grads, tuple):
             grads = (grads,)
         n_args = self._n_args
@@ -241,6 +245,7 @@ class ArrayFunction(Function):
     get their own short paths) rather than brevity.
     """
 
+    _array = True  # its nodes have one output (multi_output.MultiArrayFunction: several)
     n_params = 0
     grad_position = 0  # ``call``: which argument is the gradient (a Tensor under create_graph)
     broadcasts = False

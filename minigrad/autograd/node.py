@@ -49,11 +49,14 @@ class Node:
     """
 
     _next: tuple = ()  # the input nodes (None for an input that needs no grad)
-    _pre_hooks: list | None = None
+    _pre_hooks: list | None = None  # tensor hooks (t.register_hook)
+    _node_pre_hooks: list | None = None  # grad_fn.register_prehook
+    _post_hooks: list | None = None  # grad_fn.register_hook
     _retain_hook: Callable | None = None
     _hooked = False  # any hook at all: one attribute for the engine to test
     _saved: tuple | None = None
     _metadata: dict | None = None
+    _owner: Node | None = None  # an OutputEdge: the multi-output node (see multi_output.py)
 
     _namespace = ""  # PyTorch's C++-only nodes answer name() with "torch::autograd::"
 
@@ -63,8 +66,11 @@ class Node:
 
     @property
     def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
-        """One ``(node, 0)`` pair per input, ``(None, 0)`` where no gradient flows."""
-        return tuple([(fn, 0) for fn in self._next])
+        """One ``(node, output_nr)`` pair per input, ``(None, 0)`` where no gradient flows."""
+        nexts = self._next
+        return tuple(
+            [(fn, 0) if fn is None or fn._owner is None else (fn._owner, fn._nr) for fn in nexts]
+        )
 
     def __repr__(self) -> str:
         cls = type(self)  # built-in nodes print bare, custom ones with their module (as PyTorch)
@@ -90,6 +96,48 @@ class Node:
         self._pre_hooks.append(hook)
         return RemovableHandle(self, hook)
 
+    def register_prehook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad_outputs) -> tuple | None``, run before this node, after tensor hooks."""
+        self._hooked = True
+        if self._node_pre_hooks is None:
+            self._node_pre_hooks = []
+        self._node_pre_hooks.append(hook)
+        return RemovableHandle(self, hook, "_node_pre_hooks")
+
+    def register_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad_inputs, grad_outputs) -> tuple | None``, run after this node.
+
+        The node's own ``_run`` is wrapped on this instance only: the engine and every
+        node without a hook stay as they are.
+        """
+        if self._post_hooks is None:
+            self._post_hooks = []
+            run, run_graph = self._run, self._run_graph
+            self._run = lambda grad: self._after(grad, run(grad))
+            self._run_graph = lambda grad: self._after(grad, run_graph(grad))
+        self._post_hooks.append(hook)
+        return RemovableHandle(self, hook, "_post_hooks")
+
+    def _after(self, grad: Any, outs: tuple) -> tuple:
+        """The post hooks: they see (and may replace) the gradients sent along the edges."""
+        graph = isinstance(grad, Tensor)
+        wrap = (lambda g: g) if graph else (lambda g: None if g is None else new_tensor(g))
+        inputs = tuple([None if fn is None else wrap(g) for fn, g in zip(self._next, outs)])
+        outputs = _grad_outputs(grad, graph)
+        for hook in self._post_hooks:
+            result = hook(inputs, outputs)
+            if result is not None:
+                inputs = tuple(result)
+        return tuple([g if g is None or graph else g._data for g in inputs])
+
+    def _run_node_pre_hooks(self, grads: tuple) -> tuple:
+        """``register_prehook`` hooks, on the tuple of this node's output gradients."""
+        for hook in self._node_pre_hooks:
+            result = hook(grads)
+            if result is not None:
+                grads = tuple(result)
+        return grads
+
     def _run_hooks(self, grad: np.ndarray | Tensor) -> np.ndarray | Tensor:
         """Tensor hooks may replace the gradient; retain_grad sees the final one.
 
@@ -113,24 +161,37 @@ class Node:
                 grad = result if graph else result._data
         if self._retain_hook is not None:
             self._retain_hook(grad)
+        if self._node_pre_hooks:
+            (result,) = self._run_node_pre_hooks((grad if graph else new_tensor(grad),))
+            grad = result if graph else result._data
         return grad
+
+
+def _grad_outputs(grad: Any, graph: bool) -> tuple:
+    """What node hooks see of the gradients a node received: a tuple of Tensors (or None)."""
+    grads = grad.grads if hasattr(grad, "grads") else (grad,)  # several outputs: Gradients
+    if graph:
+        return tuple(grads)
+    return tuple([None if g is None else new_tensor(np.asarray(g)) for g in grads])
 
 
 class RemovableHandle:
     """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
 
-    def __init__(self, node: Node, hook: Callable | None) -> None:
+    def __init__(self, node: Node, hook: Callable | None, where: str = "_pre_hooks") -> None:
         self._node = weakref.ref(node)
         self._hook = hook
+        self._where = where
 
     def remove(self) -> None:
         node = self._node()
         if node is None:
             return
+        hooks = getattr(node, self._where)
         if self._hook is None:
             node._retain_hook = None
-        elif node._pre_hooks and self._hook in node._pre_hooks:
-            node._pre_hooks.remove(self._hook)
+        elif hooks and self._hook in hooks:
+            hooks.remove(self._hook)
 
 
 def _refs_of_an_unshared_argument() -> int:
@@ -242,11 +303,8 @@ class AccumulateGrad(Node):
         if grad._data.shape != data.shape:
             grad = grad.sum_to_size(data.shape)
         old = var._grad
-        if old is None:
-            if grad._requires_grad:
-                var._grad = new_tensor(np.empty_like(data)).copy_(grad)
-            else:
-                var._grad = new_tensor(grad._data.copy())
+        if old is None:  # a copy made by copy_ (its _version is 1), as PyTorch's
+            var._grad = new_tensor(np.empty_like(data)).copy_(grad)
         else:
             var._grad = old + grad
         return ()
@@ -428,13 +486,14 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
-    owner = node if which == -1 else node._next[which]
-    if which != -1 and len(counter) > 1 and owner is not None:  # changed in place: the
+    owner = node if which < 0 else node._next[which]
+    if which >= 0 and len(counter) > 1 and owner is not None:  # changed in place: the
         owner = counter[1]  # input's current grad_fn, the in-place op's
     if owner is not None and not isinstance(owner, AccumulateGrad):
+        nr = -1 - which if which < 0 else owner._nr if owner._owner is not None else 0
         op = owner.name()
         short = op.replace("Backward", "")  # PyTorch's words: Add, Pow1, CopySlices
-        described += f", which is output 0 of {short[:-1] if short.endswith('0') else short},"
+        described += f", which is output {nr} of {short[:-1] if short.endswith('0') else short},"
     hint = (
         "the backtrace further above shows the operation that failed to compute its gradient. "
         "The variable in question was changed in there or anywhere later. Good luck!"

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from ..autograd.multi_function import MultiArrayFunction, zeros_for
 from ..tensor import Tensor, wrap_dim
 from ._common import broadcast_shapes
 from .namespace import namespace
@@ -70,14 +71,29 @@ class SliceBackward(SelectBackward):
     node_name = "SliceBackwardBackward0"
 
 
-class Unbind(Select):
-    """One of the tensors that iterating over a tensor gives (``list(x)``, ``x.unbind()``).
+class Unbind(MultiArrayFunction):
+    """``x.unbind(dim)``, ``list(x)``: one node, one output (a view) per slice along ``dim``.
 
-    PyTorch makes one UnbindBackward0 node with an output per element; minigrad's nodes
-    have one output, so each element gets its own node of that name.
+    Its backward stacks the outputs' gradients, zeros for those that got none (under
+    ``create_graph`` a StackBackward0 with None edges for them, as PyTorch's).
     """
 
     node_name = "UnbindBackward0"
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.axis, ctx.part = dim, a.shape[:dim] + a.shape[dim + 1 :]
+        key = (slice(None),) * dim
+        return tuple([a[key + (i, Ellipsis)] for i in range(a.shape[dim])])
+
+    @staticmethod
+    def backward(ctx, grads):
+        grads = zeros_for(grads, [ctx.part] * len(grads))
+        if isinstance(grads[0], Tensor):
+            return Stack.apply(*grads, ctx.axis)
+        return np.stack(grads, axis=ctx.axis)
 
 
 class Slice(ArrayFunction):

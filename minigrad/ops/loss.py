@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from .arithmetic import DivScalar
+from .arithmetic import AddScalar, DivScalar, MulScalar
 from .namespace import namespace
+from .unary import Logit, LogSigmoid, Sigmoid
 
 
 def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -221,17 +222,61 @@ class BinaryCrossEntropy(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        xp = namespace(grad)
-        g = scale(grad, ctx.reduction, xp.data(input).size)
-        if ctx.weight is not None:
-            g = g * ctx.weight
         need_input, need_target = ctx.needs_input_grad
         grad_input = grad_target = None
         if need_input:
-            grad_input = g * (input - target) / xp.clamp_min((1 - input) * input, 1e-12)
-        if need_target:
-            grad_target = g * (xp.log1p(-input) - xp.log(input))
+            op = BinaryCrossEntropyBackward
+            grad_input = op.call(grad, input, target, ctx.weight, ctx.reduction)
+        if need_target:  # PyTorch's -logit(p) * grad
+            grad_target = _weigh(-Logit.call(input) * grad, ctx.weight, ctx.reduction, grad)
         return grad_input, grad_target
+
+
+def _weigh(g, weight, reduction: str, like):
+    """``g * weight``, then divided by the number of elements for "mean" (PyTorch's order)."""
+    xp = namespace(like)
+    if weight is not None:
+        g = g * xp.constant(weight)
+    return DivScalar.call(g, xp.data(g).size) if reduction == "mean" else g
+
+
+class BinaryCrossEntropyBackward(ArrayFunction):
+    """binary_cross_entropy's gradient, ``grad * (p - t) / max(p (1 - p), eps)``, as an op of
+    its own (PyTorch's ``BinaryCrossEntropyBackwardBackward0``, edges grad, self, target)."""
+
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+    broadcasts = True
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, input, target, weight, reduction):
+        ctx.save_for_backward(grad, input, target)
+        ctx.weight, ctx.reduction = weight, reduction
+        g = grad * (input - target) / np.maximum((1 - input) * input, 1e-12)
+        if weight is not None:
+            g = g * weight
+        return g / input.size if reduction == "mean" else g
+
+    @staticmethod
+    def backward(ctx, gg):
+        """PyTorch's three formulas (binary_cross_entropy_double_backward and its kin)."""
+        grad, input, target = ctx.saved_tensors
+        xp = namespace(gg)
+        one = xp.constant(np.array(1, xp.dtype(gg)))
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        w, r, eps = ctx.weight, ctx.reduction, 1e-12
+        out_grad = out_input = out_target = None
+        if need_input or need_grad:  # p + eps and 1 - p + eps
+            near_p, near_q = AddScalar.call(input, eps), AddScalar.call(one - input, eps)
+        if need_input:
+            top = input * input - MulScalar.call(input, 2) * target + target
+            out_input = _weigh(top / (near_p**2 * near_q**2) * (gg * grad), w, r, gg)
+        if need_target:
+            denom = xp.clamp_min_values((one - input) * input, eps)
+            out_target = _weigh(_weigh(-gg * grad, w, "sum", gg) / denom, None, r, gg)
+        if need_grad:
+            out_grad = _weigh((input - target) / (near_p * near_q) * gg, w, r, gg)
+        return out_grad, out_input, out_target
 
 
 def _log_sigmoid(x):
@@ -259,21 +304,25 @@ class BinaryCrossEntropyWithLogits(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's formulas, in its order: ``(sigmoid(x) - t) * grad``, weighed, / n."""
         input, target = ctx.saved_tensors
-        g = scale(grad, ctx.reduction, namespace(grad).data(input).size)
-        if ctx.weight is not None:
-            g = g * ctx.weight
-        pw = ctx.pos_weight
+        xp = namespace(grad)
+        pw = None if ctx.pos_weight is None else xp.constant(ctx.pos_weight)
         need_input, need_target = ctx.needs_input_grad
         grad_input = grad_target = None
-        sig = 1 / (1 + namespace(grad).exp(-input))
         if need_input:
             if pw is None:
-                grad_input = g * (sig - target)
+                grad_input = Sigmoid.call(input) - target
             else:
-                grad_input = g * (((pw - 1) * target + 1) * sig - pw * target)
+                t = pw * target
+                grad_input = (AddScalar.call(t, 1) - target) * Sigmoid.call(input) - t
+            grad_input = _weigh(grad_input * grad, ctx.weight, ctx.reduction, grad)
         if need_target:
-            grad_target = g * (-input if pw is None else -input - (pw - 1) * _log_sigmoid(input))
+            if pw is None:
+                grad_target = -input * grad
+            else:
+                grad_target = (LogSigmoid.call(-input) - LogSigmoid.call(input) * pw) * grad
+            grad_target = _weigh(grad_target, ctx.weight, ctx.reduction, grad)
         return grad_input, grad_target
 
 

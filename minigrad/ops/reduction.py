@@ -11,6 +11,7 @@ from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
 from .arithmetic import DivScalar, MaskedFill, MulScalar
 from .namespace import namespace
+from .selection import Scatter
 
 
 def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
@@ -155,13 +156,15 @@ class Extreme(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's ``grad.new_zeros(shape).masked_fill_(hits, grad / hits.sum())``."""
         xp = namespace(grad)
         a, out = (xp.data(v) for v in ctx.saved_tensors)
         hits = a == out
         if out != out:  # a nan is the max (and min): the gradient goes to the nans
             hits = a != a
-        hits = hits.astype(xp.dtype(grad))
-        return grad * (hits / hits.sum())
+        dtype = xp.dtype(grad)
+        share = grad / xp.constant(np.array(hits.sum(), dtype))
+        return xp.masked_fill_(xp.zeros(a.shape, dtype), hits, share)
 
 
 class Min(Extreme):
@@ -191,14 +194,11 @@ class ExtremeDim(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if not ctx.shape:
-            return grad
+        """PyTorch's ``zeros.scatter(dim, indices, grad)`` (``ScatterBackward0``)."""
         xp = namespace(grad)
-        chosen = np.zeros(ctx.shape, dtype=bool)
-        np.put_along_axis(chosen, ctx.index, True, ctx.axis)
-        if not ctx.keepdim:
+        if ctx.shape and not ctx.keepdim:
             grad = xp.expand_dims(grad, ctx.axis)
-        return xp.where(chosen, grad, np.zeros((), xp.dtype(grad)))
+        return Scatter.call(xp.zeros(ctx.shape, xp.dtype(grad)), grad, ctx.axis, ctx.index)
 
 
 class MinDim(ExtremeDim):

@@ -204,6 +204,45 @@ class SigmoidBackward(ArrayFunction):
         return SigmoidBackward.call(gg, out), gg * grad * (1 - 2 * out)
 
 
+class Logit(ArrayFunction):
+    """``log(p / (1 - p))``: here only for binary_cross_entropy's target gradient, which
+    PyTorch writes as ``-logit(p) * grad`` (so its graph shows ``LogitBackward0``)."""
+
+    node_name = "LogitBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.log(a / (1 - a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """``grad / (p (1 - p))`` for p in [0, 1], nan elsewhere (PyTorch's formula)."""
+        (a,) = ctx.saved_tensors
+        xp = namespace(grad)
+        values, dtype = xp.data(a), xp.dtype(grad)
+        inside = (values >= 0) & (values <= 1)
+        one, nan = xp.constant(np.array(1, dtype)), xp.constant(np.array(np.nan, dtype))
+        return xp.where(inside, grad / (a * (one - a)), nan)
+
+
+class LogSigmoid(ArrayFunction):
+    """``log(sigmoid(x))`` without overflow: here only for the target gradient of
+    binary_cross_entropy_with_logits with ``pos_weight`` (``LogSigmoidBackward0``)."""
+
+    node_name = "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * (1 - Sigmoid.call(a))
+
+
 _UINT_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 

@@ -240,4 +240,51 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(d.grad)
         T.ones(2, 1).expand(2, 3).mul_(2)
     """,
+    # A7: a saved view whose base (or itself) changed in place: PyTorch's message names the
+    # history it regenerates for the view (AsStrided); gather checks its input's version; bmm
+    # keeps an operand only for the other's gradient
+    "version_error_of_a_saved_view": """
+        def attempt(f):
+            try:
+                f()
+                show("no error")
+            except RuntimeError as e:
+                show(str(e)[str(e).index("operation:") : str(e).index("expected")])
+        def base_in_no_grad():
+            a = T.ones(2, 3, requires_grad=True)
+            y = a.permute(1, 0).log()
+            with T.no_grad():
+                a.mul_(2)
+            y.sum().backward()
+        def view_itself():
+            b = T.ones(2, 3, requires_grad=True) * 1
+            v = b.t()
+            y = v.log()
+            v.mul_(2)
+            y.sum().backward()
+        def row_through_detach():
+            a = T.ones(2, 3, requires_grad=True)
+            y = a[0].log()
+            a.detach()[1].mul_(2)
+            y.sum().backward()
+        def gather_input():
+            a = T.tensor([4., -0.], requires_grad=True)
+            t = a.gather(-1, a.argmax(0, keepdim=True))
+            a.detach().mul_(2)
+            t.backward()
+        def bmm_operand_not_kept():
+            d, h = T.ones(2, 3, 3), T.ones(2, 3, 1, requires_grad=True)
+            t = T.bmm(d, h)
+            h.detach().mul_(2)
+            t.sum().backward()
+            show(h.grad.sum())
+        for f in (base_in_no_grad, view_itself, row_through_detach, gather_input,
+                  bmm_operand_not_kept):
+            attempt(f)
+    """,
+    "backward_of_the_mean_of_nothing": """
+        g = T.ones(0, 3, requires_grad=True)
+        g.mean().backward()
+        show(g.grad)
+    """,
 }

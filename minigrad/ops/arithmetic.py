@@ -553,6 +553,7 @@ class DivRounded(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - changed in place since: PyTorch's error (it reads them)
         zeros = grad * 0
         return zeros, zeros
 

@@ -418,8 +418,24 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     ctx._seq = next(sequence)
     if _anomaly.enabled:
         anomaly_mode.remember_forward(ctx)
-    if ctx._saved is not None:
-        ctx._record_versions((a, b), (ad, bd), result)
+    saved = ctx._saved
+    if saved is not None:
+        va = a._vc if ar else None
+        vb = b._vc if br else None
+        if (  # both inputs saved as they came (x * y): _record_versions' answer, directly
+            type(va) is list
+            and type(vb) is list
+            and len(saved) == 2
+            and saved[0] is ad
+            and saved[1] is bd
+            and out is not ad
+            and out is not bd
+        ):
+            ctx._saved_checks = (va, va[0], 0, vb, vb[0], 1)
+        else:
+            ctx._record_versions((a, b), (ad, bd), result)
+    if ar and br and ad.shape == bd.shape:  # the same shape: nothing was broadcast
+        return result
     shape = out.shape
     sa = ad.shape if ar and ad.shape != shape else None
     sb = bd.shape if br and bd.shape != shape else None

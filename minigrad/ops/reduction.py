@@ -100,7 +100,9 @@ class Mean(ArrayFunction):
         if a.dtype.kind != "f":
             _check_floating(a, "mean")
         ctx.shape, ctx.size = a.shape, a.size
-        return np.add.reduce(a, axis=None) / a.size if a.size else np.array(np.nan, a.dtype)
+        if not a.size:
+            return np.array(np.nan, a.dtype)
+        return np.asarray(np.add.reduce(a, axis=None) / a.size)  # a 0-d array, not a scalar
 
     @staticmethod
     def backward(ctx, grad):

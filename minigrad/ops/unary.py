@@ -5,13 +5,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtypes import as_float
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor
+from ..tensor import Tensor, new_tensor
 from ._common import broadcast_shapes
+from ._short_path import edge, node
 from .arithmetic import MulScalar
 from .namespace import namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
+_grad_state = grad_mode.state
 _F32 = np.dtype(np.float32)
 
 
@@ -257,8 +261,32 @@ _BITS_OF_FLOAT = {
 
 
 class Relu(ArrayFunction):
+    """max(0, x). Every hidden layer runs it, so a float tensor takes a short ``apply``
+    (``_short_path``) that records the general path's node."""
+
     node_name = "ReluBackward0"
     saved_names = ("result",)
+
+    @classmethod
+    def apply(cls, a):
+        data = getattr(a, "_data", None)
+        if data is None or data.dtype.kind != "f":  # not a float tensor: the general path
+            return ArrayFunction.apply.__func__(cls, a)
+        token = quiet()
+        try:
+            out = np.maximum(0, data)  # as forward computes it
+            if type(out) is not np.ndarray:  # a 0-d input gives a numpy scalar
+                out = np.asarray(out)
+        finally:
+            loud(token)
+        if not (a._requires_grad and _grad_state.enabled):
+            return new_tensor(out)
+        ctx = node(cls, (edge(a),))
+        result = new_tensor(out, ctx, True)
+        ctx._saved = (out,)  # the result, watched by its own version
+        vc = result._vc
+        ctx._saved_checks = (vc, vc[0], -1)
+        return result
 
     @staticmethod
     def forward(ctx, a):

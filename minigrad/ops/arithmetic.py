@@ -224,6 +224,7 @@ class MaskedFill(ArrayFunction):
     @staticmethod
     def forward(ctx, a, mask):
         ctx.mask = mask
+        ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
         return np.where(mask, np.zeros((), a.dtype), a)
 
     @staticmethod
@@ -245,6 +246,22 @@ class MulScalar(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         return MulScalar.call(grad, ctx.factor)
+
+
+class AddScalar(ArrayFunction):
+    """``tensor + number`` where PyTorch's C++ adds a Scalar (``AddBackward1``; Python's
+    ``x + 1`` records ``AddBackward0``)."""
+
+    node_name = "AddBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return a + number
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
 
 
 class Reciprocal(ArrayFunction):
@@ -425,6 +442,7 @@ class Remainder(ArrayFunction):
 
     node_name = "RemainderBackward1"
     broadcasts = True
+    saved_when = (1, 1)  # only b's gradient reads them (PyTorch keeps neither otherwise)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -434,8 +452,12 @@ class Remainder(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
-        return grad, -grad * np.floor_divide(a, b)  # a constant: its derivative is 0
+        """The divisor's gradient is ``-grad * div(a, b, rounding_mode="floor")`` (a step
+        function: recorded as ``DivBackward2``, whose own gradient is 0)."""
+        if ctx._next[1] is None:  # nothing was kept: b's gradient is not needed
+            return grad, None
+        a, b = ctx.saved_tensors
+        return grad, -grad * DivRounded.call(a, b, "floor")
 
 
 class FloorDivide(ArrayFunction):
@@ -519,12 +541,14 @@ class DivRounded(ArrayFunction):
     broadcasts = True
     promotes = True
     n_params = 1
+    saved_when = (1, None)
 
     @staticmethod
     def forward(ctx, a, b, mode):
         if np.result_type(a, b) == _BOOL:
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
+        ctx.save_for_backward(a, b)  # PyTorch keeps b (a number too), and a for b's gradient
         return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)
 
     @staticmethod

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.node import _FREED, _SECOND_BACKWARD
 from ..tensor import new_tensor
+from ._short_path import edge, node
 from .arithmetic import AddScalar, DivScalar, MulScalar
 from .namespace import namespace
 from .unary import Logit, LogSigmoid, Sigmoid
+
+_grad_state = grad_mode.state
 
 
 def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -31,24 +36,51 @@ def scale(grad: np.ndarray, reduction: str, size: int) -> np.ndarray:
 
 
 class MseLoss(ArrayFunction):
-    """mean((input - target) ** 2); input and target already have the same shape."""
+    """mean((input - target) ** 2); input and target already have the same shape.
+
+    The loss of every regression, once per step: two tensors of one float dtype and
+    a reduction have an ``apply`` of its own (``_short_path``), the same node as the
+    general path's.
+    """
 
     node_name = "MseLossBackward0"
     saved_names = ("self", "target")
     n_params = 1
 
+    @classmethod
+    def apply(cls, input, target, reduction):
+        try:
+            a, t = input._data, target._data
+        except AttributeError:  # not two tensors: the general path
+            return ArrayFunction.apply.__func__(cls, input, target, reduction)
+        if not (
+            t.dtype is a.dtype
+            and a.dtype.kind == "f"
+            and a.shape == t.shape
+            and reduction != "none"
+            and type(input._vc) is list  # not an inference tensor (the general path refuses it)
+            and type(target._vc) is list
+        ):
+            return ArrayFunction.apply.__func__(cls, input, target, reduction)
+        token = quiet()
+        try:
+            out = np.asarray(mse(a, t, reduction))
+        finally:
+            loud(token)
+        if not (_grad_state.enabled and (input._requires_grad or target._requires_grad)):
+            return new_tensor(out)
+        ctx = node(cls, (edge(input), edge(target)))
+        ctx.reduction = reduction
+        ctx._saved = (a, t)  # both, so that in-place changes are caught
+        vi, vt = input._vc, target._vc
+        ctx._saved_checks = (vi, vi[0], 0, vt, vt[0], 1)
+        return new_tensor(out, ctx, True)
+
     @staticmethod
     def forward(ctx, input, target, reduction):
         ctx.save_for_backward(input, target)  # so that in-place changes are caught
-        diff = input - target
         ctx.reduction = reduction
-        if reduction == "none":
-            return diff * diff
-        flat = diff.reshape(-1)
-        total = np.dot(flat, flat)  # the sum of squares in one call: this is the hot loss
-        if reduction == "sum":
-            return total
-        return total / diff.size if diff.size else np.array(np.nan, diff.dtype)
+        return mse(input, target, reduction)
 
     @staticmethod
     def backward(ctx, grad):
@@ -61,6 +93,18 @@ class MseLoss(ArrayFunction):
             MseLossBackward.call(grad, input, target, r) if need_input else None,
             MseLossBackward.call(grad, target, input, r) if need_target else None,
         )
+
+
+def mse(input: np.ndarray, target: np.ndarray, reduction: str):
+    """The loss itself; a sum of squares is one ``np.dot`` (this is the hot loss)."""
+    diff = input - target
+    if reduction == "none":
+        return diff * diff
+    flat = diff.reshape(-1)
+    total = np.dot(flat, flat)
+    if reduction == "sum":
+        return total
+    return total / diff.size if diff.size else np.array(np.nan, diff.dtype)
 
 
 def mse_grad(grad: np.ndarray, input: np.ndarray, target: np.ndarray, reduction: str):

@@ -100,7 +100,9 @@ class Mean(ArrayFunction):
         if a.dtype.kind != "f":
             _check_floating(a, "mean")
         ctx.shape, ctx.size = a.shape, a.size
-        return np.add.reduce(a, axis=None) / a.size if a.size else np.array(np.nan, a.dtype)
+        if not a.size:
+            return np.array(np.nan, a.dtype)
+        return np.asarray(np.add.reduce(a, axis=None) / a.size)  # a 0-d array, not a scalar
 
     @staticmethod
     def backward(ctx, grad):
@@ -190,6 +192,7 @@ class ExtremeDim(ArrayFunction):
         values = np.take_along_axis(a, index, axis) if a.ndim else a.copy()
         ctx.shape, ctx.axis, ctx.index, ctx.keepdim = a.shape, axis, index, keepdim
         ctx.indices = index if keepdim or not a.ndim else np.squeeze(index, axis)
+        ctx.save_for_backward(index)  # PyTorch saves the indices: a second backward raises
         return values if keepdim or not a.ndim else np.squeeze(values, axis)
 
     @staticmethod

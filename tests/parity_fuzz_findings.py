@@ -376,4 +376,10 @@ FUZZ_FINDINGS: dict[str, str] = {
         g.mean().backward()
         show(g.grad)
     """,
+    "inplace_on_the_data_of_a_zero_dim_log_softmax": """
+        d = T.tensor(-1.3073, requires_grad=True)
+        t = T.nn.functional.log_softmax(d, 0)
+        t.data.mul_(0)
+        show(t * 1)
+    """,
 }

@@ -375,6 +375,8 @@ class LogSoftmax(ArrayFunction):
             return out
         out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
         out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+        if type(out) is not np.ndarray:  # a 0-d input: numpy gives a scalar, not an array
+            out = np.asarray(out)
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out

@@ -242,6 +242,20 @@ MULTI_OUTPUT: dict[str, str] = {
         (p.sum() + q.sum()).backward()
         show(x.grad)
     """,
+    "custom_function_of_a_leaf_view": """
+        class Two(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2, a * 3
+            @staticmethod
+            def backward(ctx, ga, gb):
+                return ga * 2 + gb * 3
+        a = T.ones(1, 2).permute(1, 0).requires_grad_()
+        p, q = Two.apply(a)
+        graph(q)
+        q.sum().backward()
+        show(a.grad)
+    """,
     "custom_function_saves_its_outputs_and_once_differentiable": """
         class SinCos(T.autograd.Function):
             @staticmethod
@@ -308,6 +322,35 @@ MULTI_OUTPUT: dict[str, str] = {
         w = T.ones(2, requires_grad=True)
         (g,) = T.autograd.grad((w * 2).sum(), w)
         show(g._version)
+    """,
+    "grad_version_when_the_first_gradient_is_copied": """
+        w = T.ones(2, requires_grad=True)
+        g = T.ones(2)
+        w.backward(g)
+        show(w.grad._version, w.grad is g)
+        w.backward(g)
+        show(w.grad._version, g._version)
+        w = T.ones(2, requires_grad=True)
+        held = T.full((2,), 3.)
+        w.register_hook(lambda gr: held)
+        (w * 2).sum().backward()
+        show(w.grad._version, w.grad is held)
+        w = T.ones(2, 3, requires_grad=True)
+        (w.t() * 1).sum().backward()
+        show(w.grad._version)
+        w = T.ones(2, requires_grad=True)
+        w.expand(3, 2).sum().backward()
+        show(w.grad._version)
+        w.grad.zero_()
+        (w * 2).sum().backward()
+        show(w.grad._version)
+        w = T.ones(2, requires_grad=True)
+        opt = T.optim.SGD([w], lr=0.1)
+        for _ in range(2):
+            opt.zero_grad()
+            (w * 2).sum().backward()
+            opt.step()
+            show(w.grad._version, w._version)
     """,
     "grad_version_under_create_graph": """
         import warnings

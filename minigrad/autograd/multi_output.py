@@ -38,6 +38,7 @@ __all__ = [
     "output_grads",
     "wrap_outputs",
     "multi_view_error",
+    "multi_view_message",
     "multi_view_of",
 ]
 
@@ -193,10 +194,15 @@ def multi_view_of(t: Tensor) -> OutputEdge | None:
 def multi_view_error(t: Tensor, base_changed: bool = False) -> RuntimeError:
     """PyTorch's refusal of an in-place change to (or through the base of) such an output."""
     fn = t._grad_fn
-    nr = fn._nr if fn._owner is not None else 0
+    return RuntimeError(
+        multi_view_message(fn, fn._nr if fn._owner is not None else 0, base_changed)
+    )
+
+
+def multi_view_message(fn: Node, nr: int, base_changed: bool) -> str:
     name = fn.name().removesuffix("0").removesuffix("Backward")
     what = "its base or another view of its base has been" if base_changed else "is being"
-    return RuntimeError(
+    return (
         f"Output {nr} of {name} is a view and {what} modified inplace. This view is the "
         "output of a function that returns multiple views. Such functions do not allow the "
         "output views to be modified inplace. You should replace the inplace operation by an "

@@ -249,7 +249,11 @@ class AccumulateGrad(Node):
         old = var._grad
         if old is None:
             unshared = grad.base is None and sys.getrefcount(grad) <= _UNSHARED_REFS
-            var._grad = new_tensor(grad if unshared and grad.flags.writeable else grad.copy())
+            if unshared and grad.flags.writeable:
+                var._grad = new_tensor(grad)
+            else:  # PyTorch copies it with copy_ into a new tensor: ._version is 1
+                var._grad = new_tensor(grad.copy())
+                var._grad._vc[0] = 1
         else:
             np.add(old._data, grad, out=old._data)
             old._vc[0] += 1
@@ -436,6 +440,11 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     from .._dtypes import from_numpy_dtype
 
     counter, expected, which = node._saved_checks[3 * k : 3 * k + 3]
+    edge = node._next[which] if which >= 0 else None
+    if edge is not None and getattr(getattr(edge._owner, "_function", None), "is_view", False):
+        from .multi_output import multi_view_message  # a saved output of unbind, split ...
+
+        return multi_view_message(edge, edge._nr, base_changed=True)
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"

@@ -214,6 +214,35 @@ def _refs_of_an_unshared_argument() -> int:
 _UNSHARED_REFS = _refs_of_an_unshared_argument()
 
 
+def _refs_of_an_unshared_base() -> int:
+    """What ``sys.getrefcount`` says, in ``_sole_view``, of a base only its one view holds."""
+    view = np.empty((2, 1)).T
+    base = view.base
+    return sys.getrefcount(base)
+
+
+_UNSHARED_BASE_REFS = _refs_of_an_unshared_base()
+
+
+def _sole_view(grad: np.ndarray, data: np.ndarray) -> bool:
+    """Can ``.grad`` be this view as it is? Only if it is all its base, laid out as ``data``,
+    and nothing else holds the base or another view of it (each would hold the base).
+
+    A weight used as ``W.t()`` (Linear) gets its gradient as the transpose of a transposed
+    product: a view of a fresh array nobody else sees. PyTorch keeps it without a copy too.
+    """
+    base = grad.base
+    return (
+        type(base) is np.ndarray
+        and sys.getrefcount(base) <= _UNSHARED_BASE_REFS
+        and base.base is None
+        and base.nbytes == grad.nbytes
+        and grad.strides == data.strides
+        and sys.getrefcount(grad) <= _UNSHARED_REFS + 1  # + 1: this function's argument
+        and grad.flags.writeable
+    )
+
+
 class AccumulateGrad(Node):
     """The node at a leaf: adds the incoming gradient into ``variable.grad``.
 
@@ -242,14 +271,18 @@ class AccumulateGrad(Node):
         data = var._data
         if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
             grad = np.array(grad)
-        if grad.dtype != data.dtype:
+        if grad.dtype is not data.dtype and grad.dtype != data.dtype:
             grad = grad.astype(data.dtype)
-        if grad.shape != data.shape:
-            grad = sum_to_shape(grad, data.shape)
+        shape = data.shape
+        if grad.shape != shape:
+            grad = sum_to_shape(grad, shape)
         old = var._grad
         if old is None:
-            unshared = grad.base is None and sys.getrefcount(grad) <= _UNSHARED_REFS
-            if unshared and grad.flags.writeable:
+            if grad.base is None:
+                unshared = sys.getrefcount(grad) <= _UNSHARED_REFS and grad.flags.writeable
+            else:
+                unshared = _sole_view(grad, data)
+            if unshared:
                 var._grad = new_tensor(grad)
             else:  # PyTorch copies it with copy_ into a new tensor: ._version is 1
                 var._grad = new_tensor(grad.copy())
@@ -353,7 +386,16 @@ class BackwardNode(Node):
         if saved is None:
             return ()
         checks = self._saved_checks
-        for i in range(0, len(checks), 3):
+        n = len(checks)  # read on every backward: one or two values unrolled
+        if n == 6:
+            c, v, _, c2, v2, _ = checks
+            if (c is None or c[0] == v) and (c2 is None or c2[0] == v2):
+                return saved
+        elif n == 3:
+            c, v, _ = checks
+            if c is None or c[0] == v:
+                return saved
+        for i in range(0, n, 3):
             counter = checks[i]
             if counter is not None and counter[0] != checks[i + 1]:
                 raise RuntimeError(_modified_message(self, i // 3))
@@ -377,23 +419,26 @@ class BackwardNode(Node):
         counter it is watched by (None: not a tensor's value), the version when
         saved, and which input it was (-1: the output).
         """
+        saved = self._saved
+        drop = self._saved_unless
+        nexts = self._next
+        if drop is not None and None in nexts:  # keep only what the gradients need
+            for k, needed_by in drop:
+                if nexts[needed_by] is None:
+                    saved = (*saved[:k], None, *saved[k + 1 :])
+            self._saved = saved
         checks: list = []
         out_data = output._data
         n = len(values)
-        drop = self._saved_unless
-        if drop is not None:  # keep only what the gradients of inputs that require grad need
-            nexts = self._next
-            for k, needed_by in drop:
-                if nexts[needed_by] is None:
-                    saved = list(self._saved)
-                    saved[k] = None
-                    self._saved = tuple(saved)
-        for k, value in enumerate(self._saved):
+        k = -1
+        for value in saved:  # every op pays for this loop: its tests go from common to rare
+            k += 1
             if value is None:  # not kept (``saved_when``): -1 says so after the graph is freed
-                checks += (None, -1, 0)
+                checks += _NOT_KEPT
                 continue
             if value is out_data or value is output:
-                checks += (output._vc, output._vc[0], -1)
+                vc = output._vc
+                checks += (vc, vc[0], -1)
                 continue
             # saved in input order (``save_for_backward(a, b)``): the input at the same place
             # first, so that ``x * x.detach()`` (one array, two inputs) ties each to its own
@@ -416,10 +461,12 @@ class BackwardNode(Node):
                         break
                 i += 1
             else:
-                checks += (None, 0, 0)
+                checks += _UNWATCHED
         self._saved_checks = tuple(checks)
 
 
+_NOT_KEPT = (None, -1, 0)  # _saved_checks of a value no gradient needed (``saved_when``)
+_UNWATCHED = (None, 0, 0)  # ... of a number, or an array that is neither input nor output
 _INFERENCE_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "

@@ -140,6 +140,8 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
             grad = buffers.pop(node, None)
             if needed is not None and node not in needed:
                 grad = None  # its gradients reach none of the inputs: not run
+            elif grad is None and node._hooked:
+                node._hooks_on_none()
             if grad is None:
                 outs = (None,) * len(node._next)
             else:
@@ -214,6 +216,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             if node is not root:
                 grad = buffers.pop(node, None)
             if grad is None:
+                if node._hooked:
+                    node._hooks_on_none()
                 outs = (None,) * len(node._next)
             else:
                 if node._hooked:

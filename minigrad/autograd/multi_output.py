@@ -142,6 +142,15 @@ class MultiOutput:
         self._pre_hooks.append(entry)
         return RemovableHandle(self, entry)
 
+    def _hooks_on_none(self) -> None:
+        """No output got a gradient: the hooks of every output are called with None."""
+        if self._edges is None:
+            Node._hooks_on_none(self)
+            return
+        slots = self._run_hooks(Gradients(self._n_outputs))
+        for hook in self._post_hooks or ():
+            hook((None,) * len(self._next), tuple(slots.grads))
+
     def _run_hooks(self, slots: Gradients) -> Gradients:
         """Tensor hooks on the outputs, in registration order, then retain_grad (as PyTorch).
 

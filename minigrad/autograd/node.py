@@ -130,6 +130,17 @@ class Node:
                 inputs = tuple(result)
         return tuple([g if g is None or graph else g._data for g in inputs])
 
+    def _hooks_on_none(self) -> None:
+        """The pass reached this node with no gradient at all: PyTorch's engine still calls
+        its hooks, with None (``x.register_hook`` on a leaf below ``vector_norm(x, 0)``)."""
+        for hook in self._pre_hooks or ():
+            if hook(None) is not None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+        if self._node_pre_hooks:
+            self._run_node_pre_hooks((None,))
+        for hook in self._post_hooks or ():
+            hook((None,) * len(self._next), (None,))
+
     def _run_node_pre_hooks(self, grads: tuple) -> tuple:
         """``register_prehook`` hooks, on the tuple of this node's output gradients."""
         for hook in self._node_pre_hooks:

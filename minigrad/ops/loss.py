@@ -14,6 +14,7 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
+from ..autograd.node import _FREED, _SECOND_BACKWARD
 from ..tensor import new_tensor
 from ._short_path import edge, node
 from .arithmetic import AddScalar, DivScalar, MulScalar
@@ -147,11 +148,12 @@ class NllLoss(ArrayFunction):
     """
 
     node_name = "NllLossBackward0"
-    saved_names = ("self", "target", "weight", "total_weight")
+    saved_names = ("self",)  # target, weight, total_weight: _kept_as_saved below
     n_params = 4
 
     @staticmethod
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
+        ctx.save_for_backward(log_probs)
         shape = log_probs.shape
         ctx.shape, ctx.target, ctx.weight = shape, target, weight
         ctx.ignore_index, ctx.reduction, ctx.flat = ignore_index, reduction, None
@@ -165,18 +167,13 @@ class NllLoss(ArrayFunction):
             n, c = shape
             ctx.flat = flat = target + np.arange(0, n * c, c)
             picked = log_probs.ravel().take(flat)
-            total_weight = log_probs.dtype.type(n)
-            ctx.w, ctx.total_weight = None, total_weight
+            ctx.w, ctx.total_weight = None, log_probs.dtype.type(n)
         else:
-            picked, total_weight = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
-        saved_weight = total_weight if reduction != "none" else log_probs.dtype.type(0)
-        ctx.save_for_backward(log_probs, target, weight, np.asarray(saved_weight))
+            picked = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
         if reduction == "none":
             return -picked
-        total = -np.add.reduce(picked, None)  # = the sum of the losses: negation is exact
-        if reduction == "sum":
-            return total
-        return total / total_weight  # every target ignored: 0 / 0, nan
+        total = np.add.reduce(picked, None)  # the sum of the losses, negated below (exact)
+        return -total if reduction == "sum" else total / -ctx.total_weight  # all ignored: nan
 
     @staticmethod
     def backward(ctx, grad):
@@ -221,11 +218,11 @@ class NllLossBackward(ArrayFunction):
         return loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction), None
 
 
-def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> tuple:
+def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
     """The general case: class weights, ignored targets, any number of dimensions.
 
-    Returns ``log_probs`` at the targets times their weights (0 where ignored) and the
-    total weight, and leaves the weights on ``ctx`` for the gradient.
+    Returns ``log_probs`` at the targets times their weights (0 where ignored), and
+    leaves the weights and their total on ``ctx``.
     """
     classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
     keep = target != ignore_index
@@ -237,9 +234,8 @@ def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> tuple:
     w = w.astype(log_probs.dtype, copy=False)
     logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
     picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
-    total = w.sum()
-    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, total
-    return picked * w, total
+    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
+    return picked * w
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -250,6 +246,31 @@ class NllLoss2d(NllLoss):
     """The same loss on (N, C, H, W) inputs, under PyTorch's name for it."""
 
     node_name = "NllLoss2DBackward0"
+
+
+def _kept_as_saved(attribute: str) -> property:
+    """``grad_fn._saved_target``, ``_saved_weight``, ``_saved_total_weight``: what PyTorch's
+    node saves beside ``self``. minigrad keeps them as settings of the node (nothing to
+    watch for in-place changes, nothing to record per call); read back as Tensors, and
+    gone with the rest once backward has freed the graph."""
+
+    def get(node):
+        if node._saved is _FREED:
+            raise RuntimeError(_SECOND_BACKWARD)
+        value = getattr(node, attribute)
+        if value is None:
+            return None
+        value = np.asarray(value)
+        if attribute == "total_weight" and node.reduction == "none":
+            value = np.zeros((), value.dtype)  # PyTorch adds up no total for "none": 0
+        return new_tensor(value)
+
+    return property(get)
+
+
+for _node in (NllLoss._Node, NllLoss2d._Node):
+    for _name in ("target", "weight", "total_weight"):
+        setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))
 
 
 class BinaryCrossEntropy(ArrayFunction):

@@ -220,7 +220,7 @@ class Var(ArrayFunction):
         if a.dtype.kind != "f":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
-        n = int(np.prod([a.shape[i] for i in axes]))
+        n = int(np.prod([a.shape[i] for i in axes])) if a.size else 0  # PyTorch: numel ratio
         if n - correction <= 0:
             warnings.warn(
                 f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "

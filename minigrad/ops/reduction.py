@@ -357,6 +357,9 @@ class LogSoftmax(ArrayFunction):
             out = cls.forward(ctx, a, dim)
         finally:
             loud(token)
+        if type(out) is not np.ndarray:  # a 0-d input: numpy's arithmetic gave a scalar
+            out = np.asarray(out)
+            ctx._saved = (out,)
         if not requires:
             return new_tensor(out)
         result = new_tensor(out, ctx, True)

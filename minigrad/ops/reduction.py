@@ -10,7 +10,7 @@ from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
 from .arithmetic import DivScalar, MaskedFill, MulScalar
-from .namespace import namespace
+from .namespace import NumpyNamespace, namespace
 
 
 def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
@@ -149,8 +149,10 @@ class Extreme(ArrayFunction):
         hits = a == out
         if out != out:  # a nan is the max (and min): the gradient goes to the nans
             hits = a != a
-        hits = hits.astype(xp.dtype(grad))
-        return grad * (hits / hits.sum())
+        # PyTorch's evenly_distribute_backward: grad / count put into zeros (not grad * mask,
+        # whose 0 * -grad is -0. and 0 * nan is nan)
+        share = DivScalar.call(grad, int(hits.sum()))
+        return xp.where(hits, share, np.zeros((), xp.dtype(grad)))
 
 
 class Min(Extreme):
@@ -202,7 +204,7 @@ class Var(ArrayFunction):
     n_params = 3
 
     @staticmethod
-    def forward(ctx, a, dim, correction, keepdim, name="var"):
+    def forward(ctx, a, dim, correction, keepdim, name="var", wide_result=False):
         if a.dtype.kind != "f":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
@@ -220,10 +222,10 @@ class Var(ArrayFunction):
         )  # no numpy warning at n=0
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
-        ctx.all_dims = dim is None
+        ctx.all_dims = dim is None or a.ndim == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
-        return out.astype(a.dtype, copy=False)
+        return out if wide_result else out.astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -234,6 +236,12 @@ class Var(ArrayFunction):
 def var_backward(grad, a, ctx):
     """``2 / (n - correction) * grad * (a - mean(a))``, the gradient broadcast back (PyTorch's)."""
     xp = namespace(grad)
+    if ctx.all_dims and ctx.denominator <= 0:
+        # no degree of freedom left: PyTorch's limit of 2 / (n - correction) -> inf, nan where
+        # a equals its mean (inf * 0), whatever the sign of the difference
+        values = xp.data(a)
+        limit = np.where(values == NumpyNamespace.mean(values, None), np.nan, np.inf)
+        return grad * limit.astype(values.dtype)
     if ctx.all_dims:
         mean = xp.mean(a, None)
     else:
@@ -251,8 +259,10 @@ class Std(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim, correction, keepdim):
-        variance = Var.forward(ctx, a, dim, correction, keepdim, "std")
-        out = np.sqrt(variance)
+        # the root of the float64 variance, rounded once (as PyTorch: a float32 variance of
+        # 1e76 is inf, its std 1e38 is not)
+        variance = Var.forward(ctx, a, dim, correction, keepdim, "std", wide_result=True)
+        out = np.sqrt(variance).astype(a.dtype, copy=False)
         ctx.save_for_backward(a, out)
         return out
 

@@ -250,6 +250,13 @@ class ThresholdBackward(ArrayFunction):
         return ThresholdBackward.call(gg, out), namespace(gg).zeros_like(out)
 
 
+def _clamp(a, lo, hi):
+    """``min(max(a, lo), hi)`` keeping ``a`` at a tie, as PyTorch (``clamp(-0., max=0)`` is
+    -0.; numpy's clip and maximum keep their second argument)."""
+    out = a if lo is None else np.maximum(lo, a)
+    return out if hi is None else np.minimum(hi, out)
+
+
 class Clamp(ArrayFunction):
     """Clamp to [min, max] (either may be None); the gradient passes inside the range."""
 
@@ -263,7 +270,7 @@ class Clamp(ArrayFunction):
             raise RuntimeError("minigrad.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = lo, hi
-        return np.clip(a, lo, hi)
+        return _clamp(a, lo, hi)
 
     @staticmethod
     def backward(ctx, grad):
@@ -290,8 +297,7 @@ class ClampTensor(ArrayFunction):
         shapes = [np.shape(v) for v in (a, lo, hi) if v is not None]
         broadcast_shapes(*shapes)  # PyTorch's error when the bounds do not broadcast
         ctx.save_for_backward(a, lo, hi)
-        out = a if lo is None else np.maximum(a, lo)
-        return out if hi is None else np.minimum(out, hi)
+        return _clamp(a, lo, hi)
 
     @staticmethod
     def backward(ctx, grad):

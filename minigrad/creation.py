@@ -122,19 +122,30 @@ _PLAIN = frozenset((float, int, bool))
 _INFERRED = {"f": None, "i": _I64, "b": _BOOL}
 
 
-def _plain_numbers(data: list) -> bool:
-    """True for (nested) lists holding only Python floats, ints and bools (checked in C)."""
+def _number_types(data: list) -> set:
+    """The types of the numbers in (nested) lists (checked in C); plain: within ``_PLAIN``."""
     level: Any = data
     types = set(map(type, level))
-    while types == {list}:
+    while types == _LIST:
         level = list(chain.from_iterable(level))
         types = set(map(type, level))
-    return types <= _PLAIN
+    return types
+
+
+_LIST = {list}
+_FLOAT = {float}
 
 
 def _to_array(data: Any, np_dtype: np.dtype | None) -> np.ndarray:
     """A fresh numpy array holding ``data``, of ``np_dtype`` or the inferred dtype."""
-    if type(data) is float or type(data) is int or type(data) is list and _plain_numbers(data):
+    types = _number_types(data) if type(data) is list else None
+    if np_dtype is None and (types == _FLOAT or type(data) is float):  # floats only: read
+        # straight into the default dtype (each double rounded once, as through float64)
+        try:
+            return np.array(data, _dtypes.get_default_dtype().numpy)
+        except ValueError:  # ragged: the careful path says how
+            pass
+    if type(data) is float or type(data) is int or types is not None and types <= _PLAIN:
         # Fast path for plain numbers: numpy reads them; anything odd takes the careful path.
         try:
             array = np.array(data)

@@ -182,6 +182,16 @@ LOSSES = {
     ),
     "bce": lambda x, t: F.binary_cross_entropy(x.sigmoid(), t.sigmoid()),
     "bce_logits": lambda x, t: F.binary_cross_entropy_with_logits(x * x, t.sigmoid()),
+    "bce_weight_none": lambda x, t: F.binary_cross_entropy(
+        x.sigmoid(), t.sigmoid(), weight=minigrad.tensor([0.5, 2.0, 1.5]), reduction="none"
+    ),
+    "bce_logits_pos_weight": lambda x, t: F.binary_cross_entropy_with_logits(
+        x,
+        t.sigmoid(),
+        weight=minigrad.tensor([0.5, 2.0, 1.5]),
+        pos_weight=minigrad.tensor([3.0, 0.5, 1.0]),
+        reduction="sum",
+    ),
 }
 
 

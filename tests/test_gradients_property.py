@@ -255,6 +255,7 @@ EXTREMES = {
     "min": lambda x, d, k: minigrad.min(x),
     "max_dim": lambda x, d, k: x.max(d, keepdim=k).values,
     "min_dim": lambda x, d, k: x.min(dim=d, keepdim=k)[0],
+    "amax": lambda x, d, k: x.amax(d, keepdim=k),
 }
 
 

@@ -32,6 +32,7 @@ from ..tensor import Tensor, new_tensor
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
 from .grad_mode import set_grad_enabled
+from .multi_output import Gradients
 from .node import _FREED, AccumulateGrad, Node, accumulator_of
 
 __all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]
@@ -133,7 +134,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
     try:
         while ready:
             node = heappop(ready)[1]
-            if order is not None:
+            if order is not None and node._owner is None:  # not an OutputEdge: a node
                 order.append(node)
             grad = buffers.pop(node, None)
             if needed is not None and node not in needed:
@@ -152,12 +153,12 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                         outs = ()
                     else:
                         outs = node._run_graph(grad) if graph else node._run(grad)
-                if nan_check:
+                if nan_check and node._owner is None:
                     check_nan(node, _arrays(outs) if graph else outs)
                 if not retain_graph and node._saved is not None:
                     node._saved = _FREED  # what forward saved is gone: a second pass must fail
-            if watchers:
-                seen = (_array(grad), _arrays(outs)) if graph else (grad, outs)
+            if watchers and node._owner is None:
+                seen = (_array(grad), _arrays(outs))
                 for w in watchers:
                     w.on_node(node, *seen)
             for fn, g in zip(node._next, outs):
@@ -184,7 +185,64 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
     return captured
 
 
+def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
+    """``_run`` for the everyday ``loss.backward()``: one root, arrays, nobody watching.
+
+    The same walk in the same order, without the tests for what is not there (observers,
+    anomaly mode, ``autograd.grad``'s capture, ``create_graph``, several roots): a small
+    model's backward is mostly per-node cost, and every node would pay for each test.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
+    deps: dict[Node, int] = {}  # _count_dependencies for one root, which nothing reaches
+    stack = [root]
+    while stack:
+        for fn in stack.pop()._next:
+            if fn is not None:
+                if fn in deps:
+                    deps[fn] += 1
+                else:
+                    deps[fn] = 1
+                    stack.append(fn)
+    buffers: dict[Node, np.ndarray] = {}
+    ready = [(0, root)]
+    token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
+    try:
+        grad = seed
+        while True:
+            node = heappop(ready)[1]
+            if node is not root:
+                grad = buffers.pop(node, None)
+            if grad is None:
+                outs = (None,) * len(node._next)
+            else:
+                if node._hooked:
+                    grad = node._run_hooks(grad)
+                outs = node._run(grad)
+                if not retain_graph and node._saved is not None:
+                    node._saved = _FREED  # what forward saved is gone: a second pass must fail
+            for fn, g in zip(node._next, outs):
+                if fn is None:
+                    continue
+                if g is not None:
+                    old = buffers.get(fn)
+                    buffers[fn] = g if old is None else old + g
+                count = deps[fn] - 1
+                if count:
+                    deps[fn] = count
+                else:
+                    heappush(ready, (-fn._seq, fn))
+            # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
+            grad = outs = g = None
+            if not ready:
+                break
+    finally:
+        loud(token)
+
+
 def _array(g):
+    """What observers see of a gradient: an array (or, for a multi-output node, a tuple)."""
+    if type(g) is Gradients:
+        return tuple([_array(x) for x in g.grads])
     return g._data if isinstance(g, Tensor) else g
 
 
@@ -253,7 +311,10 @@ def tensor_backward(
         seed = np.array(1, data.dtype)  # np.ones costs five times more on this hot path
         if data.ndim:
             seed = seed.reshape(data.shape)
-        run_backward(((t._grad_fn, seed),), bool(retain_graph))
+        if observers or anomaly.enabled:
+            run_backward(((t._grad_fn, seed),), bool(retain_graph))
+        else:
+            _run_plain(t._grad_fn, seed, bool(retain_graph))
         return
     backward(
         (t,), None if gradient is None else (gradient,), retain_graph, create_graph, inputs=inputs

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, new_tensor
+from .multi_output import multi_view_error
 from .node import Node, node_of, sequence
 
 
@@ -122,6 +123,8 @@ def view_history(view: Tensor) -> Node | None:
     if view._view_version == view._vc[0]:
         return view._grad_fn
     base = view._base
+    if view._grad_fn is not None and view._grad_fn._owner is not None:
+        raise multi_view_error(view, base_changed=True)  # unbind's, split's ... outputs
     view._view_version = view._vc[0]
     if view._requires_grad and base._requires_grad:  # not a detach()ed alias
         view._grad_fn = AsStridedBackward0(base, view_key(base._data, view._data))

@@ -16,6 +16,7 @@ import numpy as np
 from .._functions import arithmetic as FA
 from .._functions import reduction as FR
 from .._functions import shape as FS
+from ..autograd.grad_mode import is_grad_enabled
 from ..ops import loss as LO
 from ..ops import reduction as R
 from ..ops import shape as S
@@ -219,6 +220,11 @@ def binary_cross_entropy(
         raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     w = None
     if weight is not None:
+        if weight.requires_grad and is_grad_enabled():  # a setting, as in PyTorch
+            raise RuntimeError(
+                "The function 'binary_cross_entropy' is not differentiable with respect to "
+                "argument 'weight'. This input cannot have requires_grad True."
+            )
         w = np.broadcast_to(weight._data, _broadcast_shape(target._data.shape, weight._data.shape))
     return LO.BinaryCrossEntropy.apply(input, target, w, reduction)
 

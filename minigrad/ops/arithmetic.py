@@ -257,6 +257,22 @@ class MulScalar(ArrayFunction):
         return MulScalar.call(grad, ctx.factor)
 
 
+class AddScalar(ArrayFunction):
+    """``tensor + number`` where PyTorch's C++ adds a Scalar (``AddBackward1``; Python's
+    ``x + 1`` records ``AddBackward0``)."""
+
+    node_name = "AddBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return a + number
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
 class Reciprocal(ArrayFunction):
     """``1 / x``; ``number / tensor`` is ``reciprocal(tensor) * number``, as in PyTorch."""
 
@@ -448,8 +464,10 @@ class Remainder(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
-        return grad, -grad * np.floor_divide(a, b)  # a constant: its derivative is 0
+        """The divisor's gradient is ``-grad * div(a, b, rounding_mode="floor")`` (a step
+        function: recorded as ``DivBackward2``, whose own gradient is 0)."""
+        a, b = ctx.saved_tensors
+        return grad, -grad * DivRounded.call(a, b, "floor")
 
 
 class FloorDivide(ArrayFunction):

@@ -14,6 +14,7 @@ import numpy as np
 from .._modes import InferenceVersion
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
+from ..autograd.multi_output import multi_view_error, multi_view_of
 from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
@@ -29,6 +30,8 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         check_inference(t)
     if not _grad_state.enabled:
         return False
+    if t._base is not None and t._grad_fn is not None and multi_view_of(t) is not None:
+        raise multi_view_error(t)  # an output of unbind, split ... (or a view of one)
     if t._requires_grad and t._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."

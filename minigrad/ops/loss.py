@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from .arithmetic import DivScalar, MulScalar
+from .arithmetic import AddScalar, DivScalar, MulScalar
 from .namespace import namespace
+from .unary import Logit, LogSigmoid, Sigmoid
 
 
 def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -52,10 +53,18 @@ class MseLoss(ArrayFunction):
         input, target = ctx.saved_tensors
         need_input, need_target = ctx.needs_input_grad
         r = ctx.reduction
+        if type(grad) is np.ndarray and not need_target:  # the hot case: a model's output
+            return mse_grad(grad, input, target, r), None
         return (  # the target's is the same formula with the roles swapped, as in PyTorch
             MseLossBackward.call(grad, input, target, r) if need_input else None,
             MseLossBackward.call(grad, target, input, r) if need_target else None,
         )
+
+
+def mse_grad(grad: np.ndarray, input: np.ndarray, target: np.ndarray, reduction: str):
+    """``norm * (input - target) * grad``: the gradient of mse_loss on arrays."""
+    norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
+    return (input - target) * (grad * norm)
 
 
 class MseLossBackward(ArrayFunction):
@@ -68,8 +77,8 @@ class MseLossBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
         ctx.save_for_backward(grad, input, target)
-        ctx.norm = norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
-        return (input - target) * (grad * norm)
+        ctx.norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
+        return mse_grad(grad, input, target, reduction)
 
     @staticmethod
     def backward(ctx, gg):
@@ -86,42 +95,56 @@ class NllLoss(ArrayFunction):
     ``ignore_index`` count for nothing. "mean" divides by the total weight.
 
     The loss of every classifier (``cross_entropy`` ends here), so its usual case
-    (N, C), no class weights, nothing to ignore, is one gather forward and one
-    scatter backward; ``ctx.w`` is then None, meaning a weight of 1 for each row.
+    (N, C), no class weights, every target a class, is one ``take`` forward and one
+    ``put`` backward at the same flat positions (``ctx.flat``); ``ctx.w`` is then None,
+    meaning a weight of 1 for each row. The node keeps what PyTorch's keeps
+    (``_saved_self``, ``_saved_target``, ``_saved_weight``, ``_saved_total_weight``).
     """
 
     node_name = "NllLossBackward0"
+    saved_names = ("self", "target", "weight", "total_weight")
     n_params = 4
 
     @staticmethod
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
-        ctx.save_for_backward(log_probs)  # as PyTorch: an input of the gradient's node
-        ctx.shape, ctx.index, ctx.reduction = log_probs.shape, target, reduction
-        loss = None
-        if log_probs.ndim == 2 and weight is None and ignore_index < 0 and target.size:
-            loss = _pick(log_probs, target)
-            ctx.w, ctx.total_weight = None, log_probs.dtype.type(target.size)
-        if loss is None:
-            loss = _weighted_loss(ctx, log_probs, target, weight, ignore_index)
+        shape = log_probs.shape
+        ctx.shape, ctx.target, ctx.weight = shape, target, weight
+        ctx.ignore_index, ctx.reduction, ctx.flat = ignore_index, reduction, None
+        if (
+            len(shape) == 2
+            and weight is None
+            and target.size
+            and not 0 <= ignore_index < shape[1]
+            and target.view(np.uint64).max() < shape[1]  # a negative target wraps: too large
+        ):
+            n, c = shape
+            ctx.flat = flat = target + np.arange(0, n * c, c)
+            picked = log_probs.ravel().take(flat)
+            total_weight = log_probs.dtype.type(n)
+            ctx.w, ctx.total_weight = None, total_weight
+        else:
+            picked, total_weight = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
+        saved_weight = total_weight if reduction != "none" else log_probs.dtype.type(0)
+        ctx.save_for_backward(log_probs, target, weight, np.asarray(saved_weight))
         if reduction == "none":
-            return loss
-        total = loss.sum()
-        if reduction == "sum" or ctx.w is None:
-            return total if reduction == "sum" else total / ctx.total_weight
-        with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: nan
-            return total / ctx.total_weight
+            return -picked
+        total = -np.add.reduce(picked, None)  # = the sum of the losses: negation is exact
+        if reduction == "sum":
+            return total
+        return total / total_weight  # every target ignored: 0 / 0, nan
 
     @staticmethod
     def backward(ctx, grad):
-        (log_probs,) = ctx.saved_tensors
+        log_probs = ctx.saved_tensors[0]
         op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
         return op.call(grad, log_probs, ctx)
 
 
 class NllLossBackward(ArrayFunction):
-    """nll_loss's gradient (``grad`` scattered to the target classes) as an op of its own.
+    """nll_loss's gradient (``-grad`` put at the target classes) as an op of its own.
 
-    It is linear in ``grad``: its own gradient is ``gg`` read back at the same places.
+    It is linear in ``grad``, and its own gradient is ``gg`` read back at the same
+    places: nll_loss of ``gg`` with the same targets, as PyTorch's formula says.
     """
 
     node_name = "NllLossBackwardBackward0"
@@ -129,14 +152,15 @@ class NllLossBackward(ArrayFunction):
 
     @staticmethod
     def forward(ctx, grad, log_probs, fwd):  # log_probs: an input it does not depend on
-        ctx.fwd, ctx.grad_shape = fwd, grad.shape
-        if fwd.w is None:
-            per_item = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
-        else:  # ignored targets get 0, even when the total weight is 0, as in PyTorch
-            g = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
-            per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
+        ctx.fwd = fwd
+        g = grad / -fwd.total_weight if fwd.reduction == "mean" else -grad
+        out = np.zeros(fwd.shape, grad.dtype)
+        if fwd.flat is not None:  # the usual case: one put
+            out.put(fwd.flat, g)
+            return out
+        # ignored targets get 0, even when the total weight is 0, as in PyTorch
+        per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
         shape, index = fwd.shape, fwd.index
-        out = np.zeros(shape, grad.dtype)
         if len(shape) == 2:
             out[np.arange(shape[0]), index] = per_item
         elif len(shape) == 1:
@@ -147,26 +171,17 @@ class NllLossBackward(ArrayFunction):
 
     @staticmethod
     def backward(ctx, gg):
-        xp = namespace(gg)
-        unit = NllLossBackward.forward(ctx, np.ones(ctx.grad_shape, xp.dtype(gg)), None, ctx.fwd)
-        if not ctx.grad_shape:
-            return xp.sum(gg * unit), None
-        return xp.sum(gg * unit, 1 if len(unit.shape) > 1 else 0), None
+        fwd = ctx.fwd
+        loss = NllLoss2d if fwd._function is NllLoss2d else NllLoss
+        return loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction), None
 
 
-def _pick(log_probs: np.ndarray, target: np.ndarray) -> np.ndarray | None:
-    """``-log_probs[i, target[i]]`` for (N, C) ``log_probs``, or None if a target is no class
-    (the general path then says which, in PyTorch's words)."""
-    if target.min() < 0:
-        return None
-    try:
-        return -log_probs[np.arange(target.size), target]
-    except IndexError:  # a target >= C
-        return None
+def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> tuple:
+    """The general case: class weights, ignored targets, any number of dimensions.
 
-
-def _weighted_loss(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
-    """The general case: class weights, ignored targets, any number of dimensions."""
+    Returns ``log_probs`` at the targets times their weights (0 where ignored) and the
+    total weight, and leaves the weights on ``ctx`` for the gradient.
+    """
     classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
     keep = target != ignore_index
     bad = keep & ((target < 0) | (target >= classes))
@@ -177,8 +192,9 @@ def _weighted_loss(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
     w = w.astype(log_probs.dtype, copy=False)
     logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
     picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
-    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
-    return -picked * w
+    total = w.sum()
+    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, total
+    return picked * w, total
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -213,17 +229,61 @@ class BinaryCrossEntropy(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        xp = namespace(grad)
-        g = scale(grad, ctx.reduction, xp.data(input).size)
-        if ctx.weight is not None:
-            g = g * ctx.weight
         need_input, need_target = ctx.needs_input_grad
         grad_input = grad_target = None
         if need_input:
-            grad_input = g * (input - target) / xp.clamp_min((1 - input) * input, 1e-12)
-        if need_target:
-            grad_target = g * (xp.log1p(-input) - xp.log(input))
+            op = BinaryCrossEntropyBackward
+            grad_input = op.call(grad, input, target, ctx.weight, ctx.reduction)
+        if need_target:  # PyTorch's -logit(p) * grad
+            grad_target = _weigh(-Logit.call(input) * grad, ctx.weight, ctx.reduction, grad)
         return grad_input, grad_target
+
+
+def _weigh(g, weight, reduction: str, like):
+    """``g * weight``, then divided by the number of elements for "mean" (PyTorch's order)."""
+    xp = namespace(like)
+    if weight is not None:
+        g = g * xp.constant(weight)
+    return DivScalar.call(g, xp.data(g).size) if reduction == "mean" else g
+
+
+class BinaryCrossEntropyBackward(ArrayFunction):
+    """binary_cross_entropy's gradient, ``grad * (p - t) / max(p (1 - p), eps)``, as an op of
+    its own (PyTorch's ``BinaryCrossEntropyBackwardBackward0``, edges grad, self, target)."""
+
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+    broadcasts = True
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, input, target, weight, reduction):
+        ctx.save_for_backward(grad, input, target)
+        ctx.weight, ctx.reduction = weight, reduction
+        g = grad * (input - target) / np.maximum((1 - input) * input, 1e-12)
+        if weight is not None:
+            g = g * weight
+        return g / input.size if reduction == "mean" else g
+
+    @staticmethod
+    def backward(ctx, gg):
+        """PyTorch's three formulas (binary_cross_entropy_double_backward and its kin)."""
+        grad, input, target = ctx.saved_tensors
+        xp = namespace(gg)
+        one = xp.constant(np.array(1, xp.dtype(gg)))
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        w, r, eps = ctx.weight, ctx.reduction, 1e-12
+        out_grad = out_input = out_target = None
+        if need_input or need_grad:  # p + eps and 1 - p + eps
+            near_p, near_q = AddScalar.call(input, eps), AddScalar.call(one - input, eps)
+        if need_input:
+            top = input * input - MulScalar.call(input, 2) * target + target
+            out_input = _weigh(top / (near_p**2 * near_q**2) * (gg * grad), w, r, gg)
+        if need_target:
+            denom = xp.clamp_min_values((one - input) * input, eps)
+            out_target = _weigh(_weigh(-gg * grad, w, "sum", gg) / denom, None, r, gg)
+        if need_grad:
+            out_grad = _weigh((input - target) / (near_p * near_q) * gg, w, r, gg)
+        return out_grad, out_input, out_target
 
 
 def _log_sigmoid(x):
@@ -251,21 +311,25 @@ class BinaryCrossEntropyWithLogits(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's formulas, in its order: ``(sigmoid(x) - t) * grad``, weighed, / n."""
         input, target = ctx.saved_tensors
-        g = scale(grad, ctx.reduction, namespace(grad).data(input).size)
-        if ctx.weight is not None:
-            g = g * ctx.weight
-        pw = ctx.pos_weight
+        xp = namespace(grad)
+        pw = None if ctx.pos_weight is None else xp.constant(ctx.pos_weight)
         need_input, need_target = ctx.needs_input_grad
         grad_input = grad_target = None
-        sig = 1 / (1 + namespace(grad).exp(-input))
         if need_input:
             if pw is None:
-                grad_input = g * (sig - target)
+                grad_input = Sigmoid.call(input) - target
             else:
-                grad_input = g * (((pw - 1) * target + 1) * sig - pw * target)
+                t = pw * target
+                grad_input = (AddScalar.call(t, 1) - target) * Sigmoid.call(input) - t
+            grad_input = _weigh(grad_input * grad, ctx.weight, ctx.reduction, grad)
         if need_target:
-            grad_target = g * (-input if pw is None else -input - (pw - 1) * _log_sigmoid(input))
+            if pw is None:
+                grad_target = -input * grad
+            else:
+                grad_target = (LogSigmoid.call(-input) - LogSigmoid.call(input) * pw) * grad
+            grad_target = _weigh(grad_target, ctx.weight, ctx.reduction, grad)
         return grad_input, grad_target
 
 

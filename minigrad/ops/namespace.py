@@ -133,6 +133,27 @@ class NumpyNamespace:
         return x
 
     @staticmethod
+    def constant(x: np.ndarray) -> np.ndarray:
+        """An array computed from values (a count, a mask) used as an operand: a constant."""
+        return x
+
+    @staticmethod
+    def zeros(shape: tuple, dtype) -> np.ndarray:
+        """Fresh zeros to fill or scatter the gradient into (PyTorch's ``grad.new_zeros``)."""
+        return np.zeros(shape, dtype)
+
+    @staticmethod
+    def clamp_min_values(x: np.ndarray, lo: float) -> np.ndarray:
+        """Clamp the values of a fresh intermediate, unrecorded (PyTorch: under no_grad)."""
+        return np.maximum(x, lo, out=x)
+
+    @staticmethod
+    def masked_fill_(x: np.ndarray, mask: np.ndarray, value) -> np.ndarray:
+        """``value`` written into ``x`` where ``mask``, in place (``x`` is fresh zeros)."""
+        x[mask] = value
+        return x
+
+    @staticmethod
     def detach(x):
         return x
 
@@ -229,6 +250,25 @@ class TensorNamespace:
     @staticmethod
     def data(x):
         return x._data if isinstance(x, Tensor) else x
+
+    @staticmethod
+    def constant(x: np.ndarray) -> Tensor:
+        return new_tensor(np.asarray(x))
+
+    @staticmethod
+    def zeros(shape: tuple, dtype) -> Tensor:
+        return new_tensor(np.zeros(shape, dtype))
+
+    @staticmethod
+    def clamp_min_values(x: Tensor, lo: float) -> Tensor:
+        """The values change, the node stays (PyTorch's ``clamp_min_`` under no_grad)."""
+        np.maximum(x._data, lo, out=x._data)
+        return x
+
+    @staticmethod
+    def masked_fill_(x: Tensor, mask: np.ndarray, value: Tensor) -> Tensor:
+        """Recorded as PyTorch records it: ``MaskedFillBackward1``, no edge to the zeros."""
+        return x.masked_fill_(new_tensor(mask), value)
 
     @staticmethod
     def detach(x):

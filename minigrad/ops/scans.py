@@ -145,11 +145,12 @@ class Amax(ArrayFunction):
         xp = namespace(grad)
         out = xp.data(out)
         if not ctx.keepdim:
-            out, grad = np.expand_dims(out, ctx.axes), xp.expand_dims(grad, ctx.axes)
-        hits = xp.data(a) == out  # ties share the gradient evenly: a constant weight
-        # PyTorch's scale_grad_by_count: (grad / count) * mask, rounded in that order
-        count = hits.sum(axis=ctx.axes, keepdims=True).astype(out.dtype)
-        return grad / count * hits.astype(out.dtype)
+            out = np.expand_dims(out, ctx.axes)
+            grad = xp.reshape(grad, out.shape)
+        hits = xp.data(a) == out  # ties share the gradient evenly: constants
+        dtype = xp.dtype(grad)
+        count = hits.sum(axis=ctx.axes, keepdims=True).astype(dtype)
+        return grad / xp.constant(count) * xp.constant(hits.astype(dtype))  # PyTorch's order
 
 
 class Amin(Amax):

@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
-from .indexing import Slice
+from ..autograd.multi_function import MultiArrayFunction, zeros_for
+from ..tensor import Tensor, wrap_dim
+from . import indexing as I
+from .indexing import Slice  # noqa: F401 - narrow() is SEL.Slice
 from .namespace import namespace
 
 
@@ -58,7 +60,35 @@ class Gather(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return ScatterAdd.call(grad, ctx.shape, ctx.where, ctx.axis, ctx.index)
+        zeros = namespace(grad).zeros(ctx.shape, namespace(grad).dtype(grad))
+        return ScatterAdd.call(zeros, grad, ctx.where, ctx.axis, ctx.index)
+
+
+class Scatter(ArrayFunction):
+    """``zeros.scatter(dim, index, src)``: ``src`` written where ``index`` points.
+
+    The gradient of max/min along a dim, as PyTorch writes it (``ScatterBackward0``): the
+    first input is fresh zeros (a constant, no edge), so only ``src`` has a gradient, which
+    is ``gg`` read back at the same places (gather).
+    """
+
+    node_name = "ScatterBackward0"
+    grad_position = 1
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, zeros, src, axis, index):
+        ctx.axis, ctx.index = axis, index
+        if not zeros.ndim:
+            return np.array(src, order="C")
+        np.put_along_axis(zeros, index, src, axis)  # fresh zeros, made for this call
+        return zeros
+
+    @staticmethod
+    def backward(ctx, gg):
+        if not ctx.index.ndim:
+            return None, gg
+        return None, Gather.call(gg, ctx.axis, ctx.index)
 
 
 class ScatterAdd(ArrayFunction):
@@ -68,21 +98,22 @@ class ScatterAdd(ArrayFunction):
     """
 
     node_name = "ScatterAddBackward0"
-    n_params = 4
+    grad_position = 1
+    n_params = 3
 
     @staticmethod
-    def forward(ctx, grad, shape, where, axis, index):
+    def forward(ctx, zeros, grad, where, axis, index):
+        """``zeros`` is fresh (PyTorch's ``grad.new_zeros(shape)``: a constant, no edge)."""
         ctx.where, ctx.axis, ctx.index = where, axis, index
-        full = np.zeros(shape, grad.dtype)
-        if full.ndim:
-            np.add.at(full, where, grad)
+        if zeros.ndim:
+            np.add.at(zeros, where, grad)
         else:
-            full += grad.sum()
-        return full
+            zeros += grad.sum()
+        return zeros
 
     @staticmethod
     def backward(ctx, grad):
-        return Gather.call(grad, ctx.axis, ctx.index)
+        return None, Gather.call(grad, ctx.axis, ctx.index)
 
 
 def _check_mask(mask: np.ndarray) -> None:
@@ -164,18 +195,36 @@ class Repeat(ArrayFunction):
         return xp.reshape(copies, ctx.shape)
 
 
-class SplitPart(Slice):
-    """One part of ``split(size)`` or ``chunk(n)``: a view, as a slice is.
+class Split(MultiArrayFunction):
+    """``split(size)`` and ``chunk(n)``: one node, one output (a view) per part.
 
-    PyTorch makes one SplitBackward0 node with an output per part; minigrad's nodes have one
-    output, so each part gets its own node of that name (as ``unbind`` does).
+    Its backward concatenates the parts' gradients, zeros for those that got none (under
+    ``create_graph`` a CatBackward0 with None edges for them, as PyTorch's).
     """
 
     node_name = "SplitBackward0"
+    n_params = 2
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim, sizes):
+        ctx.axis, ctx.shapes = dim, [a.shape[:dim] + (n,) + a.shape[dim + 1 :] for n in sizes]
+        key, parts, start = (slice(None),) * dim, [], 0
+        for n in sizes:
+            parts.append(a[key + (slice(start, start + n),)])
+            start += n
+        return tuple(parts)
+
+    @staticmethod
+    def backward(ctx, grads):
+        grads = zeros_for(grads, ctx.shapes)
+        if isinstance(grads[0], Tensor):
+            return I.Cat.apply(*grads, ctx.axis)
+        return np.concatenate(grads, axis=ctx.axis)
 
 
-class SplitWithSizesPart(Slice):
-    """One part of ``split([sizes])``."""
+class SplitWithSizes(Split):
+    """``split([sizes])``."""
 
     node_name = "SplitWithSizesBackward0"
 

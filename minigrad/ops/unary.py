@@ -6,6 +6,7 @@ import numpy as np
 
 from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
+from ..tensor import Tensor
 from ._common import broadcast_shapes
 from .arithmetic import MulScalar
 from .namespace import namespace, sign_of
@@ -203,6 +204,45 @@ class SigmoidBackward(ArrayFunction):
         return SigmoidBackward.call(gg, out), gg * grad * (1 - 2 * out)
 
 
+class Logit(ArrayFunction):
+    """``log(p / (1 - p))``: here only for binary_cross_entropy's target gradient, which
+    PyTorch writes as ``-logit(p) * grad`` (so its graph shows ``LogitBackward0``)."""
+
+    node_name = "LogitBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.log(a / (1 - a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """``grad / (p (1 - p))`` for p in [0, 1], nan elsewhere (PyTorch's formula)."""
+        (a,) = ctx.saved_tensors
+        xp = namespace(grad)
+        values, dtype = xp.data(a), xp.dtype(grad)
+        inside = (values >= 0) & (values <= 1)
+        one, nan = xp.constant(np.array(1, dtype)), xp.constant(np.array(np.nan, dtype))
+        return xp.where(inside, grad / (a * (one - a)), nan)
+
+
+class LogSigmoid(ArrayFunction):
+    """``log(sigmoid(x))`` without overflow: here only for the target gradient of
+    binary_cross_entropy_with_logits with ``pos_weight`` (``LogSigmoidBackward0``)."""
+
+    node_name = "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * (1 - Sigmoid.call(a))
+
+
 _UINT_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -221,7 +261,25 @@ class Relu(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return ThresholdBackward.call(grad, out)
+        if isinstance(grad, Tensor):  # under create_graph: recorded, to differentiate again
+            return ThresholdBackward.apply(grad, out)
+        return threshold_backward(grad, out)  # ThresholdBackward.call without its dispatch
+
+
+def threshold_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """PyTorch's threshold_backward, a select: where out <= 0 the gradient is 0 (not the -0. or
+    nan of grad * False); elsewhere, a nan output included, it passes.
+
+    Done on the bits (grad AND all-ones or all-zeros): numpy's masked copy or where() on a
+    random mask is ten times slower than this on large arrays, and than relu's forward.
+    """
+    bits = _UINT_OF_SIZE.get(grad.dtype.itemsize) if grad.dtype.kind == "f" else None
+    if bits is None:
+        selected = np.zeros_like(grad)
+        np.copyto(selected, grad, where=~(out <= 0))
+        return selected
+    keep = np.subtract(out <= 0, 1, dtype=bits)  # False - 1 wraps to all ones, True - 1 is 0
+    return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
 
 
 class ThresholdBackward(ArrayFunction):
@@ -232,17 +290,7 @@ class ThresholdBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
-        # PyTorch's threshold_backward, a select: where out <= 0 the gradient is 0 (not the -0. or
-        # nan of grad * False); elsewhere, a nan output included, it passes. Done on the bits
-        # (grad AND all-ones or all-zeros): numpy's masked copy or where() on a random mask is
-        # ten times slower than this, and than relu's forward.
-        bits = _UINT_OF_SIZE.get(grad.dtype.itemsize) if grad.dtype.kind == "f" else None
-        if bits is None:
-            selected = np.zeros_like(grad)
-            np.copyto(selected, grad, where=~(out <= 0))
-            return selected
-        keep = np.subtract(out <= 0, 1, dtype=bits)  # False - 1 wraps to all ones, True - 1 is 0
-        return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
+        return threshold_backward(grad, out)
 
     @staticmethod
     def backward(ctx, gg):

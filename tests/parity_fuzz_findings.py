@@ -285,4 +285,13 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(T.div(m, p, rounding_mode="trunc"), T.div(m, p, rounding_mode="floor"), m // p)
         show(T.div(p, m, rounding_mode="floor"), T.div(m, p.double(), rounding_mode="trunc"))
     """,
+    "sigmoid_and_tanh_round_as_pytorch": """
+        x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
+        y, z = x.sigmoid(), x.tanh()
+        show(y.tolist(), z.tolist(), y.double(), z.double())
+        (y + z).backward(T.tensor([0.7, -1.3, 2.1, 0.5, -0.9, 3.3, 1.1]))
+        show(x.grad.tolist())
+        w = T.tensor([-200., -90., 0., -0., 90., float("nan"), float("inf")])
+        show(w.sigmoid(), w.tanh(), w.double().sigmoid(), T.tensor([1, -3, 100]).sigmoid())
+    """,
 }

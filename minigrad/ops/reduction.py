@@ -250,7 +250,7 @@ def var_backward(grad, a, ctx):
         # a equals its mean (inf * 0), whatever the sign of the difference
         values = xp.data(a)
         limit = np.where(values == NumpyNamespace.mean(values, None), np.nan, np.inf)
-        return grad * limit.astype(values.dtype)
+        return grad * xp.constant(limit.astype(values.dtype))
     if ctx.all_dims:
         mean = xp.mean(a, None)
     else:

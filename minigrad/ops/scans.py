@@ -219,8 +219,8 @@ class VectorNorm(ArrayFunction):
             return xp.sign(a) * grad
         if p in (np.inf, -np.inf):
             hits = (np.abs(values) == norms) | (values != values)
-            count = hits.sum(axis=ctx.axes, keepdims=True).astype(values.dtype)
-            return xp.sign(a) * (grad / count * hits.astype(values.dtype))
+            count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(values.dtype))
+            return xp.sign(a) * (grad / count * xp.constant(hits.astype(values.dtype)))
         if p == 2:
             return grad * MaskedFill.call(a / norm, norms == 0)
         if p < 1:

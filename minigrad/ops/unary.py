@@ -14,6 +14,12 @@ from .namespace import namespace, sign_of
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
 
+# numpy's float32 tanh is off by an ulp for a third of the inputs; PyTorch's is nearly always
+# correctly rounded, as float64 rounded once is. That costs 4x, so it is done for tensors small
+# enough to be printed in full (PyTorch prints up to 1000 elements), where a learner sees the
+# digits; a training batch (makemore's 32 x 200 layer) keeps numpy's speed.
+PRINTED_IN_FULL = 1000
+
 
 class Exp(ArrayFunction):
     node_name = "ExpBackward0"
@@ -143,7 +149,10 @@ class Tanh(ArrayFunction):
     @staticmethod
     def forward(ctx, a):
         a = as_float(a)
-        out = np.tanh(a)
+        if a.dtype is _F32 and a.size <= PRINTED_IN_FULL:  # see PRINTED_IN_FULL
+            out = np.tanh(a.astype(np.float64)).astype(_F32)
+        else:
+            out = np.tanh(a)
         ctx.save_for_backward(out)
         return out
 
@@ -161,6 +170,9 @@ class TanhBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
+        if out.dtype is _F32 and out.size <= PRINTED_IN_FULL:
+            # PyTorch's kernel rounds 1 - out * out once (a fused multiply-add)
+            return grad * (1 - np.square(out, dtype=np.float64)).astype(_F32)
         return grad * (1 - out * out)
 
     @staticmethod
@@ -176,9 +188,13 @@ class Sigmoid(ArrayFunction):
     @staticmethod
     def forward(ctx, a):
         a = as_float(a)
-        # exp of a negative number never overflows: split the two signs
-        e = np.exp(-np.abs(a))
-        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        # PyTorch's 1 / (1 + exp(-x)) in the input's dtype, with exp correctly rounded for
+        # float32 (as PyTorch's nearly is): exp(-x) = inf gives 0, no warning (numpy is quiet)
+        if a.dtype is _F32:
+            e = np.exp(np.negative(a, dtype=np.float64)).astype(_F32)
+        else:
+            e = np.exp(-a)
+        out = np.asarray(np.reciprocal(e + 1))  # an array also for a 0-d input
         ctx.save_for_backward(out)
         return out
 
@@ -196,7 +212,7 @@ class SigmoidBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
-        return grad * (out * (1 - out))
+        return grad * (1 - out) * out  # PyTorch's order (its rounding)
 
     @staticmethod
     def backward(ctx, gg):

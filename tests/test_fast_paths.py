@@ -207,28 +207,6 @@ def test_rows_by_integer_tensor_without_a_graph_as_pytorch(case, seed, no_grad, 
         assert a[1].replace("minigrad", "torch") == b[1] and a[2:] == b[2:]
 
 
-_SPECIAL = st.sampled_from([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 3e38, -3e38])
-
-
-@SETTINGS
-@given(
-    st.integers(1, 5).flatmap(
-        lambda c: st.lists(
-            st.lists(st.floats(allow_nan=True, width=32) | _SPECIAL, min_size=c, max_size=c),
-            min_size=1,
-            max_size=6,
-        )
-    )
-)
-def test_row_max_is_maximum_reduce(rows):
-    """softmax's row maximum through ``argmax`` is numpy's ``maximum.reduce``, nan and
-    infinities included, so log_softmax and softmax are unchanged by it."""
-    from minigrad.ops.reduction import row_max
-
-    a = np.array(rows, np.float32)
-    np.testing.assert_array_equal(row_max(a, 1), np.maximum.reduce(a, 1, keepdims=True))
-
-
 @SETTINGS
 @given(
     st.lists(st.integers(-2, 4), max_size=4),

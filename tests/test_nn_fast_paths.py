@@ -18,6 +18,7 @@ import minigrad as mg
 from minigrad.autograd.function import ArrayFunction
 from minigrad.autograd.node import sum_to_shape
 from minigrad.ops import linalg as L
+from minigrad.ops import loss as LO
 from minigrad.ops import shape as S
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -130,3 +131,35 @@ def test_sequential_calls_a_module_that_overrides_call():
 
     model = mg.nn.Sequential(Doubled(), mg.nn.ReLU())
     assert model(mg.ones(2)).tolist() == [2.0, 2.0]
+
+
+@SETTINGS
+@given(
+    shape=st.sampled_from([(), (1,), (5,), (100, 1), (3, 4)]),
+    dtype=st.sampled_from([np.float32, np.float64]),
+    needs=st.tuples(st.booleans(), st.booleans()),
+    same=st.booleans(),
+    reduction=st.sampled_from(["mean", "sum", "none"]),
+    seed=st.integers(0, 2**16),
+)
+def test_mse_loss_short_path_records_the_general_node(shape, dtype, needs, same, reduction, seed):
+    rng = np.random.default_rng(seed)
+    x = mg.tensor(rng.normal(size=shape).astype(dtype), requires_grad=needs[0])
+    y = x if same else mg.tensor(rng.normal(size=shape).astype(dtype), requires_grad=needs[1])
+    fast = LO.MseLoss.apply(x, y, reduction)
+    general = ArrayFunction.apply.__func__(LO.MseLoss, x, y, reduction)
+    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
+    assert fast.dtype == general.dtype and fast.shape == general.shape
+    if general.grad_fn is None:
+        assert fast.grad_fn is None
+        return
+    f, g = fast.grad_fn, general.grad_fn
+    assert type(f) is type(g)
+    assert f._next == g._next
+    assert f._saved_checks == g._saved_checks
+    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
+    upstream = np.asarray(rng.normal(size=general.shape).astype(dtype))
+    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_array_equal(ours, theirs)

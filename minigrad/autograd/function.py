@@ -43,6 +43,8 @@ from .double_backward import (
 )
 from .multi_output import Gradients, MultiOutput, output_grads, wrap_outputs
 from .node import (
+    _FREED,
+    _SECOND_BACKWARD,
     AccumulateGrad,
     BackwardNode,
     Node,
@@ -230,6 +232,10 @@ class ArrayFunction(Function):
       (``"self"``, ``"other"``, ``"result"``), read as ``grad_fn._saved_self``;
       ``saved_settings`` maps PyTorch's names of settings to ``ctx`` attributes
       (``{"dim": "axis"}``);
+    - ``save_for_backward``: what PyTorch's node saves (its tensors), also a value the formula
+      reads from ``ctx`` (``ctx.mask``): once backward freed the graph, running the node again
+      raises PyTorch's "backward through the graph a second time" error, as PyTorch's does
+      exactly when its node had saved a tensor;
     - ``saved_when``: per saved value, the input whose gradient needs it (None: always).
       PyTorch saves ``other`` of ``x * other`` only if ``x`` requires grad; a value no
       gradient needs is not kept (None), so changing it in place later is no error;
@@ -418,8 +424,24 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     ctx._seq = next(sequence)
     if _anomaly.enabled:
         anomaly_mode.remember_forward(ctx)
-    if ctx._saved is not None:
-        ctx._record_versions((a, b), (ad, bd), result)
+    saved = ctx._saved
+    if saved is not None:
+        va = a._vc if ar else None
+        vb = b._vc if br else None
+        if (  # both inputs saved as they came (x * y): _record_versions' answer, directly
+            type(va) is list
+            and type(vb) is list
+            and len(saved) == 2
+            and saved[0] is ad
+            and saved[1] is bd
+            and out is not ad
+            and out is not bd
+        ):
+            ctx._saved_checks = (va, va[0], 0, vb, vb[0], 1)
+        else:
+            ctx._record_versions((a, b), (ad, bd), result)
+    if ar and br and ad.shape == bd.shape:  # the same shape: nothing was broadcast
+        return result
     shape = out.shape
     sa = ad.shape if ar and ad.shape != shape else None
     sb = bd.shape if br and bd.shape != shape else None
@@ -431,6 +453,8 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     """Run an ArrayFunction's backward and sum gradients back to broadcast inputs."""
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
+    if self._saved is _FREED and _kept_any(self):  # also what a formula reads from ctx is gone
+        raise RuntimeError(_SECOND_BACKWARD)
     grads = self._backward(self, grad)
     if type(grads) is not tuple:
         grads = (grads,)
@@ -443,6 +467,12 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
             ]
         )
     return grads
+
+
+def _kept_any(node: BackwardNode) -> bool:
+    """Whether forward kept a value (PyTorch raises on a second backward exactly then);
+    a version of -1 marks one not kept (``saved_when``)."""
+    return any([version != -1 for version in node._saved_checks[1::3]])
 
 
 class _Discard:

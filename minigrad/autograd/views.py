@@ -95,7 +95,7 @@ class CopySlices(Node):
         self.fn._saved = value
 
     def _run(self, grad: np.ndarray) -> tuple:
-        result = grad.copy()
+        result = np.array(grad)  # a copy, and an array even if grad is a 0-d numpy scalar
         grads = self.fn._run(result[self.key])
         result[self.key] = 0 if grads[0] is None else grads[0]
         return (result, *grads[1:])

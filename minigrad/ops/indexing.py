@@ -128,6 +128,7 @@ class Index(ArrayFunction):
     @staticmethod
     def forward(ctx, a, key):
         ctx.shape, ctx.key = a.shape, key
+        ctx.save_for_backward(key)  # PyTorch saves the indices: a second backward raises
         return take_rows(a, key) if type(key) is np.ndarray else _numpy_index(a, key)
 
     @staticmethod
@@ -167,6 +168,7 @@ class IndexPutBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, zeros, grad, key):
         ctx.key = key
+        ctx.save_for_backward(key)  # PyTorch saves the indices
         if type(key) is np.ndarray:  # rows of dimension 0: C[X]'s gradient
             return _add_rows(zeros, grad, key)
         np.add.at(zeros, key, grad)
@@ -486,6 +488,7 @@ class Where(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b, condition):
         ctx.condition = condition
+        ctx.save_for_backward(condition)  # PyTorch saves it: a second backward raises
         try:
             return np.where(condition, a, b)
         except ValueError:

@@ -85,12 +85,18 @@ def _write(t: Tensor, values: np.ndarray) -> None:
         src = LEGACY_NAMES[values.dtype]
         dst = LEGACY_NAMES[t._data.dtype]
         raise RuntimeError(f"result type {src} can't be cast to the desired output type {dst}")
-    if not t._data.flags.writeable:
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
-    np.copyto(t._data, values, casting="unsafe")
+    target = t._data
+    if not target.flags.writeable:  # numpy's broadcast_to (expand) gives read-only views
+        if any(s == 0 and n > 1 for n, s in zip(target.shape, target.strides)):
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation."
+            )
+        # expanded only along dimensions of size 1: no element is written twice, PyTorch allows it
+        target = target.view()
+        target.setflags(write=True)
+    np.copyto(target, values, casting="unsafe")
     t._vc[0] += 1  # every view and detach()ed copy sees the new version
 
 

@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
+from ..autograd.node import _FREED, _SECOND_BACKWARD
+from ..tensor import new_tensor
+from ._short_path import edge, node
 from .arithmetic import AddScalar, DivScalar, MulScalar
 from .namespace import namespace
 from .unary import Logit, LogSigmoid, Sigmoid
+
+_grad_state = grad_mode.state
 
 
 def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -29,24 +36,51 @@ def scale(grad: np.ndarray, reduction: str, size: int) -> np.ndarray:
 
 
 class MseLoss(ArrayFunction):
-    """mean((input - target) ** 2); input and target already have the same shape."""
+    """mean((input - target) ** 2); input and target already have the same shape.
+
+    The loss of every regression, once per step: two tensors of one float dtype and
+    a reduction have an ``apply`` of its own (``_short_path``), the same node as the
+    general path's.
+    """
 
     node_name = "MseLossBackward0"
     saved_names = ("self", "target")
     n_params = 1
 
+    @classmethod
+    def apply(cls, input, target, reduction):
+        try:
+            a, t = input._data, target._data
+        except AttributeError:  # not two tensors: the general path
+            return ArrayFunction.apply.__func__(cls, input, target, reduction)
+        if not (
+            t.dtype is a.dtype
+            and a.dtype.kind == "f"
+            and a.shape == t.shape
+            and reduction != "none"
+            and type(input._vc) is list  # not an inference tensor (the general path refuses it)
+            and type(target._vc) is list
+        ):
+            return ArrayFunction.apply.__func__(cls, input, target, reduction)
+        token = quiet()
+        try:
+            out = np.asarray(mse(a, t, reduction))
+        finally:
+            loud(token)
+        if not (_grad_state.enabled and (input._requires_grad or target._requires_grad)):
+            return new_tensor(out)
+        ctx = node(cls, (edge(input), edge(target)))
+        ctx.reduction = reduction
+        ctx._saved = (a, t)  # both, so that in-place changes are caught
+        vi, vt = input._vc, target._vc
+        ctx._saved_checks = (vi, vi[0], 0, vt, vt[0], 1)
+        return new_tensor(out, ctx, True)
+
     @staticmethod
     def forward(ctx, input, target, reduction):
         ctx.save_for_backward(input, target)  # so that in-place changes are caught
-        diff = input - target
         ctx.reduction = reduction
-        if reduction == "none":
-            return diff * diff
-        flat = diff.reshape(-1)
-        total = np.dot(flat, flat)  # the sum of squares in one call: this is the hot loss
-        if reduction == "sum":
-            return total
-        return total / diff.size if diff.size else np.array(np.nan, diff.dtype)
+        return mse(input, target, reduction)
 
     @staticmethod
     def backward(ctx, grad):
@@ -59,6 +93,18 @@ class MseLoss(ArrayFunction):
             MseLossBackward.call(grad, input, target, r) if need_input else None,
             MseLossBackward.call(grad, target, input, r) if need_target else None,
         )
+
+
+def mse(input: np.ndarray, target: np.ndarray, reduction: str):
+    """The loss itself; a sum of squares is one ``np.dot`` (this is the hot loss)."""
+    diff = input - target
+    if reduction == "none":
+        return diff * diff
+    flat = diff.reshape(-1)
+    total = np.dot(flat, flat)
+    if reduction == "sum":
+        return total
+    return total / diff.size if diff.size else np.array(np.nan, diff.dtype)
 
 
 def mse_grad(grad: np.ndarray, input: np.ndarray, target: np.ndarray, reduction: str):
@@ -102,11 +148,12 @@ class NllLoss(ArrayFunction):
     """
 
     node_name = "NllLossBackward0"
-    saved_names = ("self", "target", "weight", "total_weight")
+    saved_names = ("self",)  # target, weight, total_weight: _kept_as_saved below
     n_params = 4
 
     @staticmethod
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
+        ctx.save_for_backward(log_probs)
         shape = log_probs.shape
         ctx.shape, ctx.target, ctx.weight = shape, target, weight
         ctx.ignore_index, ctx.reduction, ctx.flat = ignore_index, reduction, None
@@ -120,18 +167,13 @@ class NllLoss(ArrayFunction):
             n, c = shape
             ctx.flat = flat = target + np.arange(0, n * c, c)
             picked = log_probs.ravel().take(flat)
-            total_weight = log_probs.dtype.type(n)
-            ctx.w, ctx.total_weight = None, total_weight
+            ctx.w, ctx.total_weight = None, log_probs.dtype.type(n)
         else:
-            picked, total_weight = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
-        saved_weight = total_weight if reduction != "none" else log_probs.dtype.type(0)
-        ctx.save_for_backward(log_probs, target, weight, np.asarray(saved_weight))
+            picked = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
         if reduction == "none":
             return -picked
-        total = -np.add.reduce(picked, None)  # = the sum of the losses: negation is exact
-        if reduction == "sum":
-            return total
-        return total / total_weight  # every target ignored: 0 / 0, nan
+        total = np.add.reduce(picked, None)  # the sum of the losses, negated below (exact)
+        return -total if reduction == "sum" else total / -ctx.total_weight  # all ignored: nan
 
     @staticmethod
     def backward(ctx, grad):
@@ -176,11 +218,11 @@ class NllLossBackward(ArrayFunction):
         return loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction), None
 
 
-def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> tuple:
+def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
     """The general case: class weights, ignored targets, any number of dimensions.
 
-    Returns ``log_probs`` at the targets times their weights (0 where ignored) and the
-    total weight, and leaves the weights on ``ctx`` for the gradient.
+    Returns ``log_probs`` at the targets times their weights (0 where ignored), and
+    leaves the weights and their total on ``ctx``.
     """
     classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
     keep = target != ignore_index
@@ -192,9 +234,8 @@ def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> tuple:
     w = w.astype(log_probs.dtype, copy=False)
     logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
     picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
-    total = w.sum()
-    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, total
-    return picked * w, total
+    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
+    return picked * w
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -205,6 +246,31 @@ class NllLoss2d(NllLoss):
     """The same loss on (N, C, H, W) inputs, under PyTorch's name for it."""
 
     node_name = "NllLoss2DBackward0"
+
+
+def _kept_as_saved(attribute: str) -> property:
+    """``grad_fn._saved_target``, ``_saved_weight``, ``_saved_total_weight``: what PyTorch's
+    node saves beside ``self``. minigrad keeps them as settings of the node (nothing to
+    watch for in-place changes, nothing to record per call); read back as Tensors, and
+    gone with the rest once backward has freed the graph."""
+
+    def get(node):
+        if node._saved is _FREED:
+            raise RuntimeError(_SECOND_BACKWARD)
+        value = getattr(node, attribute)
+        if value is None:
+            return None
+        value = np.asarray(value)
+        if attribute == "total_weight" and node.reduction == "none":
+            value = np.zeros((), value.dtype)  # PyTorch adds up no total for "none": 0
+        return new_tensor(value)
+
+    return property(get)
+
+
+for _node in (NllLoss._Node, NllLoss2d._Node):
+    for _name in ("target", "weight", "total_weight"):
+        setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))
 
 
 class BinaryCrossEntropy(ArrayFunction):

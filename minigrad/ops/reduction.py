@@ -100,7 +100,9 @@ class Mean(ArrayFunction):
         if a.dtype.kind != "f":
             _check_floating(a, "mean")
         ctx.shape, ctx.size = a.shape, a.size
-        return np.add.reduce(a, axis=None) / a.size if a.size else np.array(np.nan, a.dtype)
+        if not a.size:
+            return np.array(np.nan, a.dtype)
+        return np.asarray(np.add.reduce(a, axis=None) / a.size)  # a 0-d array, not a scalar
 
     @staticmethod
     def backward(ctx, grad):
@@ -190,6 +192,7 @@ class ExtremeDim(ArrayFunction):
         values = np.take_along_axis(a, index, axis) if a.ndim else a.copy()
         ctx.shape, ctx.axis, ctx.index, ctx.keepdim = a.shape, axis, index, keepdim
         ctx.indices = index if keepdim or not a.ndim else np.squeeze(index, axis)
+        ctx.save_for_backward(index)  # PyTorch saves the indices: a second backward raises
         return values if keepdim or not a.ndim else np.squeeze(values, axis)
 
     @staticmethod
@@ -297,7 +300,7 @@ class Softmax(ArrayFunction):
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
-        e = np.exp(a - row_max(a, axis))
+        e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(out)
         ctx.axis = axis
@@ -345,7 +348,7 @@ class LogSoftmax(ArrayFunction):
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
-        out = a - row_max(a, axis)
+        out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
         out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
         ctx.save_for_backward(out)
         ctx.axis = axis
@@ -376,19 +379,6 @@ class LogSoftmaxBackward(ArrayFunction):
         p = xp.exp(out)
         grad_grad = gg - xp.sum(gg * p, ctx.axis, True)
         return grad_grad, -gg * p * xp.sum(grad, ctx.axis, True)
-
-
-def row_max(a: np.ndarray, axis: int) -> np.ndarray:
-    """The maximum along ``axis``, kept as a dimension of size 1: what softmax subtracts.
-
-    For (N, C) scores along C (a classifier's logits) it is the element ``argmax`` finds,
-    read at its flat position: about three times faster than ``maximum.reduce`` when C is
-    small, and the same value (``argmax`` also stops at the first nan).
-    """
-    if axis == 1 and a.ndim == 2:
-        n, c = a.shape
-        return a.ravel().take(a.argmax(1) + np.arange(0, n * c, c)).reshape(n, 1)
-    return np.maximum.reduce(a, axis, keepdims=True)
 
 
 def _check_softmax_dtype(a: np.ndarray, axis: int, name: str) -> None:

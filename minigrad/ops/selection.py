@@ -52,6 +52,7 @@ class Gather(ArrayFunction):
                 f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
             )
         ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
+        ctx.save_for_backward(index)  # PyTorch saves it: a second backward raises
         if a.ndim == 0:  # a 0-d tensor: every index (0 or -1) reads its one value
             ctx.where = None
             return np.broadcast_to(a, index.shape).copy()
@@ -134,6 +135,7 @@ class MaskedFill(ArrayFunction):
     def forward(ctx, a, mask, value):
         _check_mask(mask)
         ctx.shape, ctx.mask = a.shape, mask
+        ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
         return np.where(mask, np.asarray(value).astype(a.dtype), a)
 
     @staticmethod
@@ -157,6 +159,7 @@ class MaskedFillTensor(ArrayFunction):
                 f"{value.ndim} dimension(s)."
             )
         ctx.shape, ctx.mask = a.shape, mask
+        ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
         return np.where(mask, value.astype(a.dtype), a)
 
     @staticmethod

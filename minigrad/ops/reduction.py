@@ -383,6 +383,8 @@ class LogSoftmax(ArrayFunction):
             return out
         out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
         out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+        if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
+            out = np.asarray(out)  # has no _as_array after forward)
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out

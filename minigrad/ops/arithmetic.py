@@ -42,7 +42,7 @@ def _remainder(a, b):
 
 
 def _no_integer_division_by_zero(a, b) -> None:
-    if np.result_type(a, b).kind in "iu" and not np.all(b):
+    if np.result_type(a, b).kind in "iu" and np.size(a) and np.size(b) and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
 
 

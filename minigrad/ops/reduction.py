@@ -225,7 +225,7 @@ class Var(ArrayFunction):
         if a.dtype.kind != "f":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
-        n = int(np.prod([a.shape[i] for i in axes]))
+        n = int(np.prod([a.shape[i] for i in axes])) if a.size else 0  # PyTorch: numel ratio
         if n - correction <= 0:
             warnings.warn(
                 f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
@@ -365,6 +365,9 @@ class LogSoftmax(ArrayFunction):
             out = cls.forward(ctx, a, dim)
         finally:
             loud(token)
+        if type(out) is not np.ndarray:  # a 0-d input: numpy's arithmetic gave a scalar
+            out = np.asarray(out)
+            ctx._saved = (out,)
         if not requires:
             return new_tensor(out)
         result = new_tensor(out, ctx, True)

@@ -370,6 +370,10 @@ class Clamp(ArrayFunction):
     def forward(ctx, a, lo, hi):
         if lo is None and hi is None:
             raise RuntimeError("minigrad.clamp: At least one of 'min' or 'max' must not be None")
+        given = [v for v in (lo, hi) if v is not None]
+        if a.dtype == np.bool_ and all(type(v) is bool for v in given):  # PyTorch: no kernel
+            kernel = "clamp" if len(given) == 2 else "clamp_min" if hi is None else "clamp_max"
+            raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         ctx.bounds = lo, hi
         return _clamp(a, lo, hi)

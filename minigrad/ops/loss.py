@@ -442,13 +442,7 @@ class SmoothL1Loss(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        input, target = ctx.saved_tensors
-        xp = namespace(grad)
-        diff = input - target
-        small = np.abs(xp.data(diff)) < ctx.beta
-        slope = xp.where(small, diff / ctx.beta, xp.sign(diff))
-        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
-        return g, -g
+        return _kinked_backward(ctx, grad, ctx.beta, huber=False)
 
 
 class HuberLoss(ArrayFunction):
@@ -468,10 +462,30 @@ class HuberLoss(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        input, target = ctx.saved_tensors
-        xp = namespace(grad)
-        diff = input - target
-        small = np.abs(xp.data(diff)) < ctx.delta
-        slope = xp.where(small, diff, xp.sign(diff) * ctx.delta)
-        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
-        return g, -g
+        return _kinked_backward(ctx, grad, ctx.delta, huber=True)
+
+
+def _kinked_backward(ctx, grad, bound: float, huber: bool) -> tuple:
+    """smooth_l1's and huber's gradients as PyTorch's kernels compute them, element by element:
+    ``x = input - target``; ``-norm * grad (* delta)`` where ``x <= -bound``, ``norm * grad
+    (* delta)`` where ``x >= bound``, else ``norm * x * grad`` (huber) or ``norm * (x / beta) *
+    grad`` (smooth_l1); a nan ``x`` falls through to the last, so the gradient is nan. The
+    target's is the same with the roles swapped (not the negated input's: the zeros keep the
+    sign of grad)."""
+    input, target = ctx.saved_tensors
+    xp = namespace(grad)
+    norm = 1.0 / max(np.size(xp.data(input - target)), 1) if ctx.reduction == "mean" else 1.0
+    below, above = MulScalar.call(grad, -norm), MulScalar.call(grad, norm)
+    if huber:
+        below, above = MulScalar.call(below, bound), MulScalar.call(above, bound)
+
+    def gradient(x):
+        values = xp.data(x)
+        inside = MulScalar.call(x if huber else DivScalar.call(x, bound), norm) * grad
+        return xp.where(values <= -bound, below, xp.where(values >= bound, above, inside))
+
+    need_input, need_target = ctx.needs_input_grad[:2]
+    return (
+        gradient(input - target) if need_input else None,
+        gradient(target - input) if need_target else None,
+    )

@@ -477,4 +477,14 @@ FUZZ_FINDINGS: dict[str, str] = {
         t.data.mul_(0)
         show(t * 1)
     """,
+    # a detach()ed view is no view (PyTorch's _base is None): in-place on it is allowed, and
+    # after requires_grad_() it is a leaf of its own
+    "detached_view_is_not_a_view": """
+        a = T.ones(6, requires_grad=True)
+        v = a[::2].detach()
+        v.add_(1)
+        show(v, a, v._base is None)
+        t = T.ones(6, 4, 1)[::2].detach().requires_grad_()
+        t.add_(1)
+    """,
 }

@@ -256,7 +256,10 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     leaves.sort(key=_seq_of, reverse=True)
                 for fn in leaves:
                     grad = buffers.pop(fn, None)
-                    if grad is not None:
+                    if grad is None:
+                        if fn._hooked:
+                            fn._hooks_on_none()
+                    else:
                         if fn._hooked:
                             grad = fn._run_hooks(grad)
                         fn._run(grad)

@@ -34,6 +34,7 @@ from .anomaly_mode import state as anomaly
 from .grad_mode import set_grad_enabled
 from .multi_output import Gradients
 from .node import _FREED, AccumulateGrad, Node, accumulator_of
+from .views import view_history
 
 __all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]
 
@@ -139,6 +140,8 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
             grad = buffers.pop(node, None)
             if needed is not None and node not in needed:
                 grad = None  # its gradients reach none of the inputs: not run
+            elif grad is None and node._hooked:
+                node._hooks_on_none()
             if grad is None:
                 outs = (None,) * len(node._next)
             else:
@@ -186,11 +189,12 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
 
 
 def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
-    """``_run`` for the everyday ``loss.backward()``: one root, arrays, nobody watching.
+    """``_run`` for the everyday ``loss.backward()``: one root, arrays, no anomaly mode.
 
-    The same walk in the same order, without the tests for what is not there (observers,
-    anomaly mode, ``autograd.grad``'s capture, ``create_graph``, several roots): a small
-    model's backward is mostly per-node cost, and every node would pay for each test.
+    The same walk in the same order, without the tests for what is not there (anomaly
+    mode, ``autograd.grad``'s capture, ``create_graph``, several roots): a small model's
+    backward is mostly per-node cost, and every node would pay for each test. Observers
+    (an open graph view) are served here too, so that watching costs only the watcher.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     deps: dict[Node, int] = {}  # _count_dependencies for one root, which nothing reaches
@@ -205,6 +209,9 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     stack.append(fn)
     buffers: dict[Node, np.ndarray] = {}
     ready = [(0, root)]
+    watchers = tuple(observers)
+    for w in watchers:
+        w.on_backward_begin([root])
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         grad = seed
@@ -213,6 +220,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             if node is not root:
                 grad = buffers.pop(node, None)
             if grad is None:
+                if node._hooked:
+                    node._hooks_on_none()
                 outs = (None,) * len(node._next)
             else:
                 if node._hooked:
@@ -220,6 +229,12 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 outs = node._run(grad)
                 if not retain_graph and node._saved is not None:
                     node._saved = _FREED  # what forward saved is gone: a second pass must fail
+            if watchers and node._owner is None:  # arrays already: seen as they are
+                seen = grad if type(grad) is not Gradients else _array(grad)
+                outs = outs if type(outs) is tuple else tuple(outs)
+                for w in watchers:
+                    w.on_node(node, seen, outs)
+                seen = None
             for fn, g in zip(node._next, outs):
                 if fn is None:
                     continue
@@ -237,6 +252,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 break
     finally:
         loud(token)
+        for w in watchers:
+            w.on_backward_end()
 
 
 def _array(g):
@@ -252,8 +269,9 @@ def _arrays(outs: tuple) -> tuple:
 
 
 def _root_node(t: Tensor, i: int) -> Node:
-    if t._grad_fn is not None:
-        return t._grad_fn
+    fn = t._grad_fn if t._base is None else view_history(t)  # as grad_fn reads it
+    if fn is not None:
+        return fn
     if t._requires_grad:
         return accumulator_of(t)
     raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
@@ -304,14 +322,15 @@ def tensor_backward(
 ) -> None:
     """``t.backward()``: the common case (a scalar, no options) takes the short way."""
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
-    if gradient is None and inputs is None and not create_graph and t._grad_fn is not None:
+    plain = t._grad_fn is not None and t._base is None  # a view's history may be out of date
+    if gradient is None and inputs is None and not create_graph and plain:
         data = t._data
         if data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         seed = np.array(1, data.dtype)  # np.ones costs five times more on this hot path
         if data.ndim:
             seed = seed.reshape(data.shape)
-        if observers or anomaly.enabled:
+        if anomaly.enabled:
             run_backward(((t._grad_fn, seed),), bool(retain_graph))
         else:
             _run_plain(t._grad_fn, seed, bool(retain_graph))

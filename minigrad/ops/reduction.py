@@ -6,12 +6,17 @@ import warnings
 
 import numpy as np
 
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
+from ..tensor import new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
+from ._short_path import edge, node
 from .arithmetic import DivScalar, MaskedFill, MulScalar
-from .namespace import namespace
+from .namespace import NumpyNamespace, namespace
 from .selection import Scatter
+
+_grad_state = grad_mode.state
 
 
 def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
@@ -216,11 +221,11 @@ class Var(ArrayFunction):
     n_params = 3
 
     @staticmethod
-    def forward(ctx, a, dim, correction, keepdim, name="var"):
+    def forward(ctx, a, dim, correction, keepdim, name="var", wide_result=False):
         if a.dtype.kind != "f":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
-        n = int(np.prod([a.shape[i] for i in axes]))
+        n = int(np.prod([a.shape[i] for i in axes])) if a.size else 0  # PyTorch: numel ratio
         if n - correction <= 0:
             warnings.warn(
                 f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
@@ -234,10 +239,10 @@ class Var(ArrayFunction):
         )  # no numpy warning at n=0
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
-        ctx.all_dims = dim is None
+        ctx.all_dims = dim is None or a.ndim == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
-        return out.astype(a.dtype, copy=False)
+        return out if wide_result else out.astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -248,6 +253,12 @@ class Var(ArrayFunction):
 def var_backward(grad, a, ctx):
     """``2 / (n - correction) * grad * (a - mean(a))``, the gradient broadcast back (PyTorch's)."""
     xp = namespace(grad)
+    if ctx.all_dims and ctx.denominator <= 0:
+        # no degree of freedom left: PyTorch's limit of 2 / (n - correction) -> inf, nan where
+        # a equals its mean (inf * 0), whatever the sign of the difference
+        values = xp.data(a)
+        limit = np.where(values == NumpyNamespace.mean(values, None), np.nan, np.inf)
+        return grad * xp.constant(limit.astype(values.dtype))
     if ctx.all_dims:
         mean = xp.mean(a, None)
     else:
@@ -265,8 +276,10 @@ class Std(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim, correction, keepdim):
-        variance = Var.forward(ctx, a, dim, correction, keepdim, "std")
-        out = np.sqrt(variance)
+        # the root of the float64 variance, rounded once (as PyTorch: a float32 variance of
+        # 1e76 is inf, its std 1e38 is not)
+        variance = Var.forward(ctx, a, dim, correction, keepdim, "std", wide_result=True)
+        out = np.sqrt(variance).astype(a.dtype, copy=False)
         ctx.save_for_backward(a, out)
         return out
 
@@ -327,9 +340,40 @@ class SoftmaxBackward(ArrayFunction):
 
 
 class LogSoftmax(ArrayFunction):
+    """log(softmax(x)) along ``dim``, computed as ``x - max - log(sum(exp(x - max)))``.
+
+    ``cross_entropy`` makes one per training step, so a float tensor has an ``apply`` of
+    its own (``_short_path``): the same forward and the same node, recorded directly.
+    """
+
     node_name = "LogSoftmaxBackward0"
     saved_names = ("result",)
     n_params = 1
+
+    @classmethod
+    def apply(cls, input, dim):
+        try:
+            a = input._data
+        except AttributeError:  # not a tensor: the general path says so
+            return ArrayFunction.apply.__func__(cls, input, dim)
+        if a.dtype.kind != "f":  # PyTorch's "not implemented for" error, on the general path
+            return ArrayFunction.apply.__func__(cls, input, dim)
+        requires = input._requires_grad and _grad_state.enabled
+        ctx = node(cls, (edge(input),)) if requires else cls._Node()
+        token = quiet()
+        try:
+            out = cls.forward(ctx, a, dim)
+        finally:
+            loud(token)
+        if type(out) is not np.ndarray:  # a 0-d input: numpy's arithmetic gave a scalar
+            out = np.asarray(out)
+            ctx._saved = (out,)
+        if not requires:
+            return new_tensor(out)
+        result = new_tensor(out, ctx, True)
+        vc = result._vc
+        ctx._saved_checks = (vc, vc[0], -1)  # the saved result, watched for in-place changes
+        return result
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -342,6 +386,8 @@ class LogSoftmax(ArrayFunction):
             return out
         out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
         out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+        if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
+            out = np.asarray(out)  # has no _as_array after forward)
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out

@@ -5,14 +5,24 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtypes import as_float
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor
+from ..tensor import Tensor, new_tensor
 from ._common import broadcast_shapes
+from ._short_path import edge, node
 from .arithmetic import MulScalar
 from .namespace import namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
+_grad_state = grad_mode.state
 _F32 = np.dtype(np.float32)
+
+# numpy's float32 tanh is off by an ulp for a third of the inputs; PyTorch's is nearly always
+# correctly rounded, as float64 rounded once is. That costs 4x, so it is done for tensors small
+# enough to be printed in full (PyTorch prints up to 1000 elements), where a learner sees the
+# digits; a training batch (makemore's 32 x 200 layer) keeps numpy's speed.
+PRINTED_IN_FULL = 1000
 
 
 class Exp(ArrayFunction):
@@ -149,7 +159,10 @@ class Tanh(ArrayFunction):
     @staticmethod
     def forward(ctx, a):
         a = as_float(a)
-        out = np.tanh(a)
+        if a.dtype is _F32 and a.size <= PRINTED_IN_FULL:  # see PRINTED_IN_FULL
+            out = np.tanh(a.astype(np.float64)).astype(_F32)
+        else:
+            out = np.tanh(a)
         ctx.save_for_backward(out)
         return out
 
@@ -167,6 +180,9 @@ class TanhBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
+        if out.dtype is _F32 and out.size <= PRINTED_IN_FULL:
+            # PyTorch's kernel rounds 1 - out * out once (a fused multiply-add)
+            return grad * (1 - np.square(out, dtype=np.float64)).astype(_F32)
         return grad * (1 - out * out)
 
     @staticmethod
@@ -182,9 +198,13 @@ class Sigmoid(ArrayFunction):
     @staticmethod
     def forward(ctx, a):
         a = as_float(a)
-        # exp of a negative number never overflows: split the two signs
-        e = np.exp(-np.abs(a))
-        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        # PyTorch's 1 / (1 + exp(-x)) in the input's dtype, with exp correctly rounded for
+        # float32 (as PyTorch's nearly is): exp(-x) = inf gives 0, no warning (numpy is quiet)
+        if a.dtype is _F32:
+            e = np.exp(np.negative(a, dtype=np.float64)).astype(_F32)
+        else:
+            e = np.exp(-a)
+        out = np.asarray(np.reciprocal(e + 1))  # an array also for a 0-d input
         ctx.save_for_backward(out)
         return out
 
@@ -202,7 +222,7 @@ class SigmoidBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
-        return grad * (out * (1 - out))
+        return grad * (1 - out) * out  # PyTorch's order (its rounding)
 
     @staticmethod
     def backward(ctx, gg):
@@ -249,12 +269,40 @@ class LogSigmoid(ArrayFunction):
         return grad * (1 - Sigmoid.call(a))
 
 
-_UINT_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_BITS_OF_FLOAT = {
+    np.dtype(np.float16): np.uint16,
+    np.dtype(np.float32): np.uint32,
+    np.dtype(np.float64): np.uint64,
+}
 
 
 class Relu(ArrayFunction):
+    """max(0, x). Every hidden layer runs it, so a float tensor takes a short ``apply``
+    (``_short_path``) that records the general path's node."""
+
     node_name = "ReluBackward0"
     saved_names = ("result",)
+
+    @classmethod
+    def apply(cls, a):
+        data = getattr(a, "_data", None)
+        if data is None or data.dtype.kind != "f":  # not a float tensor: the general path
+            return ArrayFunction.apply.__func__(cls, a)
+        token = quiet()
+        try:
+            out = np.maximum(0, data)  # as forward computes it
+            if type(out) is not np.ndarray:  # a 0-d input gives a numpy scalar
+                out = np.asarray(out)
+        finally:
+            loud(token)
+        if not (a._requires_grad and _grad_state.enabled):
+            return new_tensor(out)
+        ctx = node(cls, (edge(a),))
+        result = new_tensor(out, ctx, True)
+        ctx._saved = (out,)  # the result, watched by its own version
+        vc = result._vc
+        ctx._saved_checks = (vc, vc[0], -1)
+        return result
 
     @staticmethod
     def forward(ctx, a):
@@ -279,7 +327,7 @@ def threshold_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
     Done on the bits (grad AND all-ones or all-zeros): numpy's masked copy or where() on a
     random mask is ten times slower than this on large arrays, and than relu's forward.
     """
-    bits = _UINT_OF_SIZE.get(grad.dtype.itemsize) if grad.dtype.kind == "f" else None
+    bits = _BITS_OF_FLOAT.get(grad.dtype)
     if bits is None:
         selected = np.zeros_like(grad)
         np.copyto(selected, grad, where=~(out <= 0))
@@ -304,6 +352,13 @@ class ThresholdBackward(ArrayFunction):
         return ThresholdBackward.call(gg, out), namespace(gg).zeros_like(out)
 
 
+def _clamp(a, lo, hi):
+    """``min(max(a, lo), hi)`` keeping ``a`` at a tie, as PyTorch (``clamp(-0., max=0)`` is
+    -0.; numpy's clip and maximum keep their second argument)."""
+    out = a if lo is None else np.maximum(lo, a)
+    return out if hi is None else np.minimum(hi, out)
+
+
 class Clamp(ArrayFunction):
     """Clamp to [min, max] (either may be None); the gradient passes inside the range."""
 
@@ -315,9 +370,13 @@ class Clamp(ArrayFunction):
     def forward(ctx, a, lo, hi):
         if lo is None and hi is None:
             raise RuntimeError("minigrad.clamp: At least one of 'min' or 'max' must not be None")
+        given = [v for v in (lo, hi) if v is not None]
+        if a.dtype == np.bool_ and all(type(v) is bool for v in given):  # PyTorch: no kernel
+            kernel = "clamp" if len(given) == 2 else "clamp_min" if hi is None else "clamp_max"
+            raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         ctx.bounds = lo, hi
-        return np.clip(a, lo, hi)
+        return _clamp(a, lo, hi)
 
     @staticmethod
     def backward(ctx, grad):
@@ -344,8 +403,7 @@ class ClampTensor(ArrayFunction):
         shapes = [np.shape(v) for v in (a, lo, hi) if v is not None]
         broadcast_shapes(*shapes)  # PyTorch's error when the bounds do not broadcast
         ctx.save_for_backward(a, lo, hi)
-        out = a if lo is None else np.maximum(a, lo)
-        return out if hi is None else np.minimum(out, hi)
+        return _clamp(a, lo, hi)
 
     @staticmethod
     def backward(ctx, grad):

@@ -154,8 +154,10 @@ def nll_loss(
     # 3-D or 5-D and more: PyTorch views them as (N, C, 1, rest) and uses the 2-D kernel
     n, c = input.shape[0], input.shape[1]
     out_shape = (n, *input.shape[2:])
-    flat = S.View.apply(input, (n, c, 1, -1))
-    loss = LO.NllLoss2d.apply(flat, t.reshape(n, 1, -1), w, ignore_index, reduction)
+    # input.contiguous(), then a view; (n, c, 0, 0) and (n, 0, 0) when empty, as PyTorch does
+    flat = S.View.apply(input.contiguous(), (n, c, 1, -1) if input._data.size else (n, c, 0, 0))
+    t = t.reshape((n, 1, -1) if t.size else (n, 0, 0))
+    loss = LO.NllLoss2d.apply(flat, t, w, ignore_index, reduction)
     return S.View.apply(loss, out_shape) if reduction == "none" else loss
 
 
@@ -196,11 +198,12 @@ def _cross_entropy_probs(
         loss = FA.mul(loss, FS.reshape(weight, shape))
     if reduction == "none":
         return FA.neg(FR.sum(loss, class_dim))
-    total = FA.neg(FR.sum(loss))
+    total = FR.sum(loss)
     if reduction == "sum":
-        return total
-    classes = log_probs.shape[class_dim]
-    return LO.DivScalar.apply(total, log_probs.numel() // classes if classes else 0)
+        return FA.neg(total)
+    if log_probs.numel() == 0:  # PyTorch fills the sum with nan rather than divide by 0
+        return FA.neg(total.fill_(float("nan")))
+    return LO.DivScalar.apply(FA.neg(total), log_probs.numel() // log_probs.shape[class_dim])
 
 
 def binary_cross_entropy(

@@ -486,5 +486,27 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(v, a, v._base is None)
         t = T.ones(6, 4, 1)[::2].detach().requires_grad_()
         t.add_(1)
+    # N1: cross_entropy with class probabilities and no elements fills its sum with nan
+    "cross_entropy_probabilities_of_no_elements": """
+        for shape in ((2, 0), (0, 3)):
+            a = T.ones(*shape, requires_grad=True)
+            for w in (None, T.ones(shape[1])):
+                y = F.cross_entropy(a, a.softmax(-1).detach(), weight=w)
+                show(y)
+                graph(y)
+                y.backward()
+                show(a.grad)
+    """,
+    # G1: nll_loss of a 3-d input: input.contiguous() viewed as (N, C, 1, -1), as PyTorch
+    "nll_loss_of_a_3d_input_that_is_not_contiguous": """
+        b = T.arange(18.).reshape(6, 3, 1)[::2].requires_grad_()
+        y = F.nll_loss(b, T.tensor([[2], [1], [1]]))
+        show(y)
+        graph(y)
+        y.backward()
+        show(b.grad)
+        y = F.nll_loss(T.ones(0, 3, 2, requires_grad=True), T.ones(0, 2).long(), reduction="none")
+        show(y)
+        graph(y)
     """,
 }

@@ -532,4 +532,13 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(y)
         graph(y)
     """,
+    # A9: softmax and log_softmax of an empty integer or bool tensor: PyTorch returns it
+    # before looking at the dtype
+    "softmax_of_an_empty_integer_tensor": """
+        for dtype in (T.int64, T.int32, T.bool):
+            for shape, dim in (((2, 3, 0), 1), ((0,), 0), ((2, 0), 0)):
+                x = T.ones(shape, dtype=dtype)
+                show(T.softmax(x, dim), x.log_softmax(dim), T.nn.functional.softmax(x, -1))
+        T.ones(2, dtype=T.int64).softmax(0)
+    """,
 }

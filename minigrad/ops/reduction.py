@@ -299,12 +299,12 @@ class Softmax(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
-        _check_softmax_dtype(a, axis, "softmax")
-        if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
+        if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
+        _check_softmax_dtype(a, axis, "softmax")
         e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(out)
@@ -382,12 +382,12 @@ class LogSoftmax(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
-        _check_softmax_dtype(a, axis, "log_softmax")
-        if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
+        if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
+        _check_softmax_dtype(a, axis, "log_softmax")
         out = log_softmax(a, axis)
         if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
             out = np.asarray(out)  # has no _as_array after forward)

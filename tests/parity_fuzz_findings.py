@@ -541,4 +541,22 @@ FUZZ_FINDINGS: dict[str, str] = {
                 show(T.softmax(x, dim), x.log_softmax(dim), T.nn.functional.softmax(x, -1))
         T.ones(2, dtype=T.int64).softmax(0)
     """,
+    # A9: no matrix product, power or rounding of bools in PyTorch (an empty product is no
+    # error: it never reaches the kernel); x ** True copies, an integer's round() is itself
+    "bool_inputs_to_matmul_pow_and_round": """
+        b, B = T.tensor([True, False]), T.tensor([[True, False], [False, True]])
+        i = T.tensor([1, 2])
+        def attempt(f):
+            try:
+                show(f())
+            except (RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        for f in (lambda: b @ b, lambda: B @ B, lambda: B @ b, lambda: T.ones(2, 2, 2).bool() @ B,
+                  lambda: T.mm(B, B), lambda: T.addmm(B, B, B), lambda: T.bmm(B[None], B[None]),
+                  lambda: T.ones(2, 0).bool() @ T.ones(0, 2).bool(), lambda: T.ones(0, 2).bool() @ b,
+                  lambda: b ** b, lambda: True ** b, lambda: b ** T.tensor(True), lambda: b ** 2,
+                  lambda: b ** True, lambda: b ** False, lambda: 2 ** b, lambda: b.round(),
+                  lambda: i.round(), lambda: i.round(decimals=2), lambda: b.round(decimals=1)):
+            attempt(f)
+    """,
 }

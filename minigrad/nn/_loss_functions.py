@@ -36,6 +36,7 @@ __all__ = [
 
 _REDUCTIONS = ("mean", "sum", "none")
 _TARGET_DTYPES = frozenset({np.dtype(np.int64), np.dtype(np.uint8)})
+_INT64 = np.dtype(np.int64)
 
 
 def _broadcast_shape(a: tuple, b: tuple) -> tuple:
@@ -143,9 +144,10 @@ def nll_loss(
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_type_name(target)}"
         )
-    classes = input.shape[1] if ndim > 1 else input.shape[0]
-    w = _class_weight(weight, classes)
-    t = t.astype(np.int64, copy=False)
+    classes = data.shape[1] if ndim > 1 else data.shape[0]
+    w = None if weight is None else _class_weight(weight, classes)
+    if t.dtype is not _INT64:
+        t = t.astype(np.int64)
     if ndim <= 2 or ndim == 4:
         op = LO.NllLoss if ndim <= 2 else LO.NllLoss2d
         return op.apply(input, t, w, ignore_index, reduction)

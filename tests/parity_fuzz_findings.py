@@ -424,6 +424,68 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(d.grad)
         T.ones(2, 1).expand(2, 3).mul_(2)
     """,
+    # A7: a saved view whose base (or itself) changed in place: PyTorch's message names the
+    # history it regenerates for the view (AsStrided); gather checks its input's version; bmm
+    # keeps an operand only for the other's gradient
+    "version_error_of_a_saved_view": """
+        def attempt(f):
+            try:
+                f()
+                show("no error")
+            except RuntimeError as e:
+                show(str(e)[str(e).index("operation:") : str(e).index("expected")])
+        def base_in_no_grad():
+            a = T.ones(2, 3, requires_grad=True)
+            y = a.permute(1, 0).log()
+            with T.no_grad():
+                a.mul_(2)
+            y.sum().backward()
+        def view_itself():
+            b = T.ones(2, 3, requires_grad=True) * 1
+            v = b.t()
+            y = v.log()
+            v.mul_(2)
+            y.sum().backward()
+        def row_through_detach():
+            a = T.ones(2, 3, requires_grad=True)
+            y = a[0].log()
+            a.detach()[1].mul_(2)
+            y.sum().backward()
+        def gather_input():
+            a = T.tensor([4., -0.], requires_grad=True)
+            t = a.gather(-1, a.argmax(0, keepdim=True))
+            a.detach().mul_(2)
+            t.backward()
+        def bmm_operand_not_kept():
+            d, h = T.ones(2, 3, 3), T.ones(2, 3, 1, requires_grad=True)
+            t = T.bmm(d, h)
+            h.detach().mul_(2)
+            t.sum().backward()
+            show(h.grad.sum())
+        for f in (base_in_no_grad, view_itself, row_through_detach, gather_input,
+                  bmm_operand_not_kept):
+            attempt(f)
+    """,
+    "backward_of_the_mean_of_nothing": """
+        g = T.ones(0, 3, requires_grad=True)
+        g.mean().backward()
+        show(g.grad)
+    """,
+    "inplace_on_the_data_of_a_zero_dim_log_softmax": """
+        d = T.tensor(-1.3073, requires_grad=True)
+        t = T.nn.functional.log_softmax(d, 0)
+        t.data.mul_(0)
+        show(t * 1)
+    """,
+    # a detach()ed view is no view (PyTorch's _base is None): in-place on it is allowed, and
+    # after requires_grad_() it is a leaf of its own
+    "detached_view_is_not_a_view": """
+        a = T.ones(6, requires_grad=True)
+        v = a[::2].detach()
+        v.add_(1)
+        show(v, a, v._base is None)
+        t = T.ones(6, 4, 1)[::2].detach().requires_grad_()
+        t.add_(1)
     # N1: cross_entropy with class probabilities and no elements fills its sum with nan
     "cross_entropy_probabilities_of_no_elements": """
         for shape in ((2, 0), (0, 3)):

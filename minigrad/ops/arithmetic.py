@@ -568,6 +568,7 @@ class DivRounded(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - changed in place since: PyTorch's error (it reads them)
         # zeros, not grad * 0: the -0. and nan of a product would show (PyTorch: zeros_like)
         xp = namespace(grad)
         return xp.zeros_like(grad), xp.zeros_like(grad)

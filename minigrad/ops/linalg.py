@@ -267,6 +267,7 @@ class Bmm(ArrayFunction):
     """``bmm``: a batch of matrix products, ``(b, n, m) @ (b, m, p)``, no broadcasting."""
 
     node_name = "BmmBackward0"
+    saved_when = (1, 0)  # a is kept for b's gradient only, b for a's (as PyTorch)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -290,4 +291,5 @@ class Bmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        return grad @ xp.swapaxes(b, 1, 2), xp.swapaxes(a, 1, 2) @ grad
+        grad_a = None if b is None else grad @ xp.swapaxes(b, 1, 2)
+        return grad_a, None if a is None else xp.swapaxes(a, 1, 2) @ grad

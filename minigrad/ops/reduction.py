@@ -110,7 +110,7 @@ class Mean(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if type(grad) is np.ndarray and ctx.size <= _EXACT_COUNT:  # the ordinary backward
+        if type(grad) is np.ndarray and 0 < ctx.size <= _EXACT_COUNT:  # the ordinary backward
             # grad is 0-d: one division in Python floats, rounded once into the array. The
             # quotient of two float32 (or float16) values computed in float64 and rounded is
             # the correctly rounded float32 one, as PyTorch's; numpy dividing by a Python int

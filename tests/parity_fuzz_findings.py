@@ -285,6 +285,28 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(T.div(m, p, rounding_mode="trunc"), T.div(m, p, rounding_mode="floor"), m // p)
         show(T.div(p, m, rounding_mode="floor"), T.div(m, p.double(), rounding_mode="trunc"))
     """,
+    "add_and_sub_with_alpha_round_once": """
+        a = T.tensor([0.4371, -1.93, 2.7, 1e-3, -0.], requires_grad=True)
+        b = T.tensor([1.61, 0.77, -3.3, 2e-3, -0.], requires_grad=True)
+        for alpha in (1.5, 0.3, -2.7, 3, 0, -0.0, 1):
+            y, z = T.add(a, b, alpha=alpha), T.sub(a, b, alpha=alpha)
+            a.grad = b.grad = None
+            (y + z).backward(T.full((5,), 0.5))
+            show(y.tolist(), z.tolist(), b.grad)
+        f = T.tensor(-0., dtype=T.float64)
+        show(T.sub(f, f, alpha=0), T.add(f, f, alpha=0))
+        show(T.sub(T.tensor([1, 2]), T.tensor([3, 4]), alpha=2))
+    """,
+    "mm_of_one_column_is_an_exact_outer_product": """
+        for sa, sb in [((3, 1), (1, 3)), ((1, 1), (1, 3)), ((3, 1), (1, 1)), ((2, 5), (5, 1)),
+                       ((1, 5), (5, 3)), ((3, 1), (2, 1, 3)), ((2, 3, 1), (2, 1, 3))]:
+            a = T.full(sa, 2.0, requires_grad=True)
+            b = T.full(sb, -0.0, requires_grad=True)
+            y = a @ b
+            y.backward(T.full(y.shape, -0.0))
+            show(y.flatten().tolist(), a.grad.flatten().tolist(), b.grad.flatten().tolist())
+        show(T.full((1,), 2.) @ T.full((1, 3), -0.), T.full((3, 1), 2.) @ T.full((1,), -0.))
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()

@@ -115,11 +115,22 @@ class AddAlpha(ArrayFunction):
         ctx.alpha = alpha
         if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
             return np.logical_or(a, np.logical_and(b, bool(alpha)))
-        return a + b * alpha
+        return _fused_multiply_add(a, b, alpha)
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, MulScalar.call(grad, ctx.alpha)
+        return grad, grad if ctx.alpha == 1 else MulScalar.call(grad, ctx.alpha)
+
+
+def _fused_multiply_add(a, b, factor):
+    """``a + b * factor`` rounded once, as PyTorch's add/sub kernel (a fused multiply-add):
+    float32 through float64 (where the product is exact), float64 through long double."""
+    dtype = np.result_type(a, b)
+    wide = {"f": np.float64 if dtype.itemsize < 8 else np.longdouble}.get(dtype.kind)
+    if wide is None:
+        return a + b * factor
+    factor = np.asarray(factor, dtype)  # PyTorch's kernel sees alpha in the tensor's dtype
+    return (np.asarray(a, wide) + np.asarray(b, wide) * factor.astype(wide)).astype(dtype)
 
 
 class SubAlpha(AddAlpha):
@@ -133,11 +144,11 @@ class SubAlpha(AddAlpha):
             _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
         _integral_alpha(a, b, alpha)
         ctx.alpha = alpha
-        return a - b * alpha
+        return _fused_multiply_add(a, b, -alpha)  # PyTorch's add(a, b, -alpha): -0 stays 0
 
     @staticmethod
-    def backward(ctx, grad):
-        return grad, MulScalar.call(grad, -ctx.alpha)
+    def backward(ctx, grad):  # PyTorch's -grad * alpha (not grad * -alpha: the sign of 0)
+        return grad, -grad if ctx.alpha == 1 else MulScalar.call(-grad, ctx.alpha)
 
 
 Add._Node.alpha = Sub._Node.alpha = 1  # what _saved_alpha reads on the nodes of + and -

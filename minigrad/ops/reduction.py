@@ -399,6 +399,8 @@ class LogSoftmax(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
+            return log_softmax_grad(grad, out, ctx.axis)
         return LogSoftmaxBackward.call(grad, out, ctx.axis)
 
 
@@ -407,6 +409,11 @@ def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
     out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
     out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
     return out
+
+
+def log_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int) -> np.ndarray:
+    """``grad - softmax * sum(grad)``: log_softmax's gradient, ``out`` its result."""
+    return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
 
 
 class LogSoftmaxBackward(ArrayFunction):
@@ -419,7 +426,7 @@ class LogSoftmaxBackward(ArrayFunction):
     def forward(ctx, grad, out, axis):
         ctx.save_for_backward(grad, out)
         ctx.axis = axis
-        return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
+        return log_softmax_grad(grad, out, axis)
 
     @staticmethod
     def backward(ctx, gg):

@@ -12,11 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._modes import InferenceVersion
+from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_output import multi_view_error, multi_view_of
 from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
+from . import arithmetic as A
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
 from .indexing import (
     IndexPut,
@@ -78,6 +80,7 @@ def _snapshot(t: Tensor) -> Tensor:
 def _take_result(t: Tensor, result: Tensor) -> None:
     """Write ``result`` into ``t`` and give ``t`` (and the base it is a view of) its history."""
     _write(t, result._data)
+    _saved_result_is(t, result)
     if t._base is not None:
         rebase_view(t, result._grad_fn)
         del t._vc[1:]
@@ -85,6 +88,22 @@ def _take_result(t: Tensor, result: Tensor) -> None:
         t._grad_fn = result._grad_fn
         t._requires_grad = True
         t._vc[1:] = [t._grad_fn]  # the version error names this node, as PyTorch does
+
+
+def _saved_result_is(t: Tensor, result: Tensor) -> None:
+    """The op saved its result (``sigmoid_``, ``exp_``): from now on that result is ``t``, so
+    a later in-place change to ``t`` must be caught (PyTorch: "output 0 of Sigmoid, is at
+    version 2; expected version 1")."""
+    node = result._grad_fn
+    checks = getattr(node, "_saved_checks", None)
+    if not checks:
+        return
+    counter = result._vc
+    watched = list(checks)
+    for i in range(0, len(watched), 3):
+        if watched[i] is counter:
+            watched[i], watched[i + 1] = t._vc, t._vc[0]
+    node._saved_checks = tuple(watched)
 
 
 def _write(t: Tensor, values: np.ndarray) -> None:
@@ -119,6 +138,14 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
             )
         _take_result(t, result)
     else:  # nothing requires grad, or grad mode is off: op.apply records nothing
+        if op in _UFUNCS and _same_floats(t, args):  # p.data += -lr * p.grad: one ufunc
+            token = quiet()
+            try:
+                _UFUNCS[op](t._data, args[0]._data, out=t._data)
+            finally:
+                loud(token)
+            t._vc[0] += 1  # every view and detach()ed copy sees the new version
+            return t
         result = op.apply(t, *args)
         if result._data.shape != t._data.shape:
             raise RuntimeError(
@@ -127,6 +154,24 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
             )
         _write(t, result._data)
     return t
+
+
+# An optimizer's update (``p.data += -lr * p.grad``, ``p.add_(g)``) writes the op's result
+# straight into ``p``'s memory: the same ufunc, so the same values as computing it apart
+# and copying it in, for two float tensors of one dtype and shape.
+_UFUNCS = {A.Add: np.add, A.Sub: np.subtract, A.Mul: np.multiply}
+
+
+def _same_floats(t: Tensor, args: tuple) -> bool:
+    if len(args) != 1 or type(args[0]) is not Tensor:
+        return False
+    data, other = t._data, args[0]._data
+    return (
+        other.dtype is data.dtype
+        and data.dtype.kind == "f"
+        and other.shape == data.shape
+        and data.flags.writeable
+    )
 
 
 class Fill(ArrayFunction):

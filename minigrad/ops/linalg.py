@@ -14,8 +14,8 @@ from ._short_path import NOT_KEPT, edge, node
 from .namespace import namespace
 
 # For these, np.dot is matmul's BLAS product, bit for bit, with less set-up: 0.3 us less a
-# call on small matrices (0.8 instead of 2.5 us for a (100, 1) @ (1, 16) outer product), the
-# same on large ones. Other dtypes keep matmul's own loops (tests/test_nn_fast_paths.py).
+# call on small matrices (a quarter of a Linear layer's product), the same on large ones.
+# Other dtypes keep matmul's own loops (tests/test_nn_fast_paths.py).
 BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -25,6 +25,16 @@ def column_major(a) -> bool:
         a = a._data
     s, i = a.strides, a.itemsize
     return s[0] == i and s[1] == i * a.shape[0]
+
+
+def outer(col: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """``col @ row`` of a column (m, 1) and a row (1, n) as PyTorch's mm computes it: the
+    exact products (a -0. stays -0.), but where m or n is 1 (BLAS's gemv) a sum from 0.
+    (numpy's matmul always adds to 0., so -0. becomes 0.)."""
+    out = col * row
+    if out.shape[0] == 1 or out.shape[1] == 1:
+        out += 0.0
+    return out
 
 
 def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None) -> tuple:
@@ -37,9 +47,15 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
     if type(grad) is np.ndarray:  # the ordinary backward: numpy's ``.T``, no namespace calls
         mm = np.dot if grad.dtype in BLAS_FLOATS else np.matmul
         if need_a:
-            grad_a = mm(b, grad.T).T if a_cm else mm(grad, b.T)
+            if grad.shape[1] == 1:  # a layer of one output: an outer product
+                grad_a = outer(b, grad.T).T if a_cm else outer(grad, b.T)
+            else:
+                grad_a = mm(b, grad.T).T if a_cm else mm(grad, b.T)
         if need_b:
-            grad_b = mm(grad.T, a).T if b_cm else mm(a.T, grad)
+            if grad.shape[0] == 1:  # a batch of one: an outer product too
+                grad_b = outer(grad.T, a).T if b_cm else outer(a.T, grad)
+            else:
+                grad_b = mm(grad.T, a).T if b_cm else mm(a.T, grad)
         return grad_a, grad_b
     t = namespace(grad).t
     if need_a:
@@ -73,6 +89,8 @@ class Mm(ArrayFunction):
             )
         ctx.save_for_backward(a, b)
         ctx.layout = (column_major(a), column_major(b))  # a is kept only if b requires grad
+        if a.shape[1] == 1:
+            return outer(a, b)
         return np.dot(a, b) if a.dtype in BLAS_FLOATS else a @ b
 
     @staticmethod
@@ -116,7 +134,7 @@ class Addmm(ArrayFunction):
             return ArrayFunction.apply.__func__(cls, bias, a, b)  # and its errors
         token = quiet()
         try:
-            out = np.dot(ad, md)
+            out = np.dot(ad, md) if ad.shape[1] != 1 else outer(ad, md)  # as Mm.forward
             out += bd
         finally:
             loud(token)
@@ -270,6 +288,7 @@ class Bmm(ArrayFunction):
     """``bmm``: a batch of matrix products, ``(b, n, m) @ (b, m, p)``, no broadcasting."""
 
     node_name = "BmmBackward0"
+    saved_when = (1, 0)  # a is kept for b's gradient only, b for a's (as PyTorch)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -293,4 +312,5 @@ class Bmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        return grad @ xp.swapaxes(b, 1, 2), xp.swapaxes(a, 1, 2) @ grad
+        grad_a = None if b is None else grad @ xp.swapaxes(b, 1, 2)
+        return grad_a, None if a is None else xp.swapaxes(a, 1, 2) @ grad

@@ -13,7 +13,7 @@ from ..tensor import new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
 from .arithmetic import DivScalar, MaskedFill, MulScalar
-from .namespace import namespace
+from .namespace import NumpyNamespace, namespace
 from .selection import Scatter
 
 _grad_state = grad_mode.state
@@ -111,7 +111,7 @@ class Mean(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if type(grad) is np.ndarray and ctx.size <= _EXACT_COUNT:  # the ordinary backward
+        if type(grad) is np.ndarray and 0 < ctx.size <= _EXACT_COUNT:  # the ordinary backward
             # grad is 0-d: one division in Python floats, rounded once into the array. The
             # quotient of two float32 (or float16) values computed in float64 and rounded is
             # the correctly rounded float32 one, as PyTorch's; numpy dividing by a Python int
@@ -221,11 +221,11 @@ class Var(ArrayFunction):
     n_params = 3
 
     @staticmethod
-    def forward(ctx, a, dim, correction, keepdim, name="var"):
+    def forward(ctx, a, dim, correction, keepdim, name="var", wide_result=False):
         if a.dtype.kind != "f":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
-        n = int(np.prod([a.shape[i] for i in axes]))
+        n = int(np.prod([a.shape[i] for i in axes])) if a.size else 0  # PyTorch: numel ratio
         if n - correction <= 0:
             warnings.warn(
                 f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
@@ -239,10 +239,10 @@ class Var(ArrayFunction):
         )  # no numpy warning at n=0
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
-        ctx.all_dims = dim is None
+        ctx.all_dims = dim is None or a.ndim == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
-        return out.astype(a.dtype, copy=False)
+        return out if wide_result else out.astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -253,6 +253,12 @@ class Var(ArrayFunction):
 def var_backward(grad, a, ctx):
     """``2 / (n - correction) * grad * (a - mean(a))``, the gradient broadcast back (PyTorch's)."""
     xp = namespace(grad)
+    if ctx.all_dims and ctx.denominator <= 0:
+        # no degree of freedom left: PyTorch's limit of 2 / (n - correction) -> inf, nan where
+        # a equals its mean (inf * 0), whatever the sign of the difference
+        values = xp.data(a)
+        limit = np.where(values == NumpyNamespace.mean(values, None), np.nan, np.inf)
+        return grad * xp.constant(limit.astype(values.dtype))
     if ctx.all_dims:
         mean = xp.mean(a, None)
     else:
@@ -270,8 +276,10 @@ class Std(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim, correction, keepdim):
-        variance = Var.forward(ctx, a, dim, correction, keepdim, "std")
-        out = np.sqrt(variance)
+        # the root of the float64 variance, rounded once (as PyTorch: a float32 variance of
+        # 1e76 is inf, its std 1e38 is not)
+        variance = Var.forward(ctx, a, dim, correction, keepdim, "std", wide_result=True)
+        out = np.sqrt(variance).astype(a.dtype, copy=False)
         ctx.save_for_backward(a, out)
         return out
 
@@ -354,9 +362,16 @@ class LogSoftmax(ArrayFunction):
         ctx = node(cls, (edge(input),)) if requires else cls._Node()
         token = quiet()
         try:
-            out = cls.forward(ctx, a, dim)
+            if a.ndim == 2 and (dim == 1 or dim == -1) and a.size:  # (N, C) scores, by class
+                ctx.axis = 1
+                ctx._saved = (out := log_softmax(a, 1),)
+            else:
+                out = cls.forward(ctx, a, dim)
         finally:
             loud(token)
+        if type(out) is not np.ndarray:  # a 0-d input: numpy's arithmetic gave a scalar
+            out = np.asarray(out)
+            ctx._saved = (out,)
         if not requires:
             return new_tensor(out)
         result = new_tensor(out, ctx, True)
@@ -373,8 +388,9 @@ class LogSoftmax(ArrayFunction):
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
-        out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
-        out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+        out = log_softmax(a, axis)
+        if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
+            out = np.asarray(out)  # has no _as_array after forward)
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out
@@ -383,6 +399,13 @@ class LogSoftmax(ArrayFunction):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         return LogSoftmaxBackward.call(grad, out, ctx.axis)
+
+
+def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a - max - log(sum(exp(a - max)))`` along ``axis``, of a non-empty float array."""
+    out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
+    out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+    return out
 
 
 class LogSoftmaxBackward(ArrayFunction):

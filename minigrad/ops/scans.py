@@ -13,6 +13,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
+from .arithmetic import MaskedFill
 from .namespace import namespace
 from .reduction import reduce_dims
 
@@ -97,16 +98,19 @@ class Cumsum(ArrayFunction):
         ctx.axis = axis = wrap_dim(dim, a.ndim)
         if a.ndim == 0:
             return a.astype(_integer_result(a) or a.dtype)
-        return np.cumsum(a, axis=axis, dtype=_integer_result(a))
+        out = np.cumsum(a, axis=axis, dtype=_integer_result(a))
+        if out.dtype.kind == "f":
+            out += 0.0  # PyTorch's running sum starts at 0. (numpy's at the first -0.)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
         xp = namespace(grad)
-        if len(xp.data(grad).shape) == 0:
+        shape = xp.data(grad).shape
+        if len(shape) == 0 or shape[ctx.axis] == 1:
             return grad
-        # the sum of grad from each position to the end: total - running sum + grad
-        total = xp.sum(grad, ctx.axis, True)
-        return total - Cumsum.call(grad, ctx.axis) + grad
+        # the running sum of grad from the end, as PyTorch adds it (flip, cumsum, flip)
+        return xp.flip(Cumsum.call(xp.flip(grad, ctx.axis), ctx.axis), ctx.axis)
 
 
 class Amax(ArrayFunction):
@@ -174,9 +178,7 @@ class VectorNorm(ArrayFunction):
             )
         axes = reduce_dims(dim, a.ndim)
         wide = np.abs(a.astype(np.float64))  # accumulate in float64, round once
-        if ord == 2:
-            out = np.sqrt((wide * wide).sum(axis=axes, keepdims=keepdim))
-        elif ord == 1:
+        if ord == 1:
             out = wide.sum(axis=axes, keepdims=keepdim)
         elif ord == np.inf:
             out = wide.max(axis=axes, keepdims=keepdim, initial=0.0)
@@ -186,7 +188,16 @@ class VectorNorm(ArrayFunction):
             out = (wide != 0).sum(axis=axes, keepdims=keepdim).astype(np.float64)
         else:
             with np.errstate(divide="ignore"):
-                out = (wide**ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
+                powers = wide * wide if ord == 2 else wide**ord
+                if int(np.prod([a.shape[i] for i in axes])) > 1:
+                    # PyTorch raises to the power and sums in the input's dtype: a float32
+                    # square of 1e30 is inf there and one of 1e-30 is 0 (one element is |x|)
+                    powers = powers.astype(a.dtype).astype(np.float64)
+                    total = powers.sum(axis=axes, keepdims=keepdim).astype(a.dtype)
+                else:
+                    total = powers.sum(axis=axes, keepdims=keepdim)
+                total = total.astype(np.float64)
+                out = np.sqrt(total) if ord == 2 else total ** (1.0 / ord)
         out = out.astype(a.dtype)
         ctx.save_for_backward(a, out)
         ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
@@ -202,13 +213,20 @@ class VectorNorm(ArrayFunction):
         values, norms = xp.data(a), xp.data(norm)
         if p == 0:
             return None  # PyTorch leaves the gradient undefined: x.grad stays None
+        # PyTorch's norm_backward, term by term (the order of the products and where the
+        # zeros are filled in decide the -0., nan and rounding of the result)
         if p == 1:
-            return grad * xp.sign(a)
+            return xp.sign(a) * grad
         if p in (np.inf, -np.inf):
-            hits = np.abs(values) == norms
-            share = (hits / hits.sum(axis=ctx.axes, keepdims=True)).astype(values.dtype)
-            return grad * xp.sign(a) * share
-        zero = norms == 0
-        safe = xp.where(zero, 1.0, norm) if p == 2 else norm  # no 0/0 where the norm is 0
-        scaled = a / safe if p == 2 else a * xp.abs(a) ** (p - 2) / safe ** (p - 1)
-        return xp.where(zero, 0.0, grad * scaled)
+            hits = (np.abs(values) == norms) | (values != values)
+            count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(values.dtype))
+            return xp.sign(a) * (grad / count * xp.constant(hits.astype(values.dtype)))
+        if p == 2:
+            return grad * MaskedFill.call(a / norm, norms == 0)
+        if p < 1:
+            scaled = xp.sign(a) * MaskedFill.call(xp.abs(a) ** (p - 1), values == 0)
+            return scaled * grad * norm ** (1 - p)
+        scale = MaskedFill.call(grad / norm ** (p - 1), norms == 0)
+        if p < 2:
+            return xp.sign(a) * xp.abs(a) ** (p - 1) * scale
+        return a * xp.abs(a) ** (p - 2) * scale

@@ -532,4 +532,16 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(y)
         graph(y)
     """,
+    # N1: softmax and the reductions along a dim give C-ordered results as PyTorch allocates
+    # them, whatever the input's layout: reshape of the result is then a view (ViewBackward0)
+    "reshape_after_softmax_and_reductions_of_a_permuted_tensor": """
+        x = T.arange(60.).reshape(3, 4, 5).permute(2, 0, 1).requires_grad_()
+        m = T.arange(12.).reshape(3, 4).t().requires_grad_()
+        for y in (m.softmax(-1), m.log_softmax(0), x.sum(1), x.mean(1, keepdim=True), x.var(1),
+                  x.std(1), x.prod(1), x.amax(1), x.norm(dim=1), x.sum(1, dtype=T.float64),
+                  x.mean(1, dtype=T.float64), m.cumsum(0), x.max(1)[0], x.var(0)):
+            r = y.reshape(-1)
+            show(r)
+            graph(r)
+    """,
 }

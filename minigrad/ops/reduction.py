@@ -10,7 +10,7 @@ from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor, wrap_dim
-from ._common import LEGACY_NAMES
+from ._common import LEGACY_NAMES, c_order
 from ._short_path import edge, node
 from .arithmetic import DivScalar, MaskedFill, MulScalar
 from .namespace import NumpyNamespace, namespace
@@ -74,9 +74,8 @@ class SumDim(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
-        return a.sum(
-            axis=ctx.axes, keepdims=keepdim, dtype=np.int64 if a.dtype.kind in "biu" else None
-        )
+        dtype = np.int64 if a.dtype.kind in "biu" else None
+        return c_order(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -135,7 +134,7 @@ class MeanDim(ArrayFunction):
         _check_floating(a, "mean")
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         count = int(np.prod([a.shape[i] for i in ctx.axes]))
-        return np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / count  # no warning at 0
+        return c_order(np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / count)  # no warning
 
     @staticmethod
     def backward(ctx, grad):
@@ -242,7 +241,7 @@ class Var(ArrayFunction):
         ctx.all_dims = dim is None or a.ndim == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
-        return out if wide_result else out.astype(a.dtype, copy=False)
+        return c_order(out if wide_result else out.astype(a.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
@@ -300,6 +299,7 @@ class Softmax(ArrayFunction):
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
         _check_softmax_dtype(a, axis, "softmax")
+        a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
         if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
@@ -383,6 +383,7 @@ class LogSoftmax(ArrayFunction):
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
         _check_softmax_dtype(a, axis, "log_softmax")
+        a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
         if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
@@ -474,7 +475,7 @@ class SumDimAs(ArrayFunction):
     def forward(ctx, a, dim, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         ctx.dtype = a.dtype
-        return np.asarray(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
+        return c_order(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -512,7 +513,7 @@ class MeanDimAs(ArrayFunction):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         ctx.dtype = a.dtype
         count = int(np.prod([a.shape[i] for i in ctx.axes]))
-        return np.asarray(a.astype(dtype).sum(axis=ctx.axes, keepdims=keepdim) / count)
+        return c_order(a.astype(dtype).sum(axis=ctx.axes, keepdims=keepdim) / count)
 
     @staticmethod
     def backward(ctx, grad):

@@ -307,6 +307,17 @@ FUZZ_FINDINGS: dict[str, str] = {
             show(y.flatten().tolist(), a.grad.flatten().tolist(), b.grad.flatten().tolist())
         show(T.full((1,), 2.) @ T.full((1, 3), -0.), T.full((3, 1), 2.) @ T.full((1,), -0.))
     """,
+    "nll_loss_of_a_zero_log_probability_is_zero": """
+        F = T.nn.functional
+        for x in ([[0., -1.]], [[-0., -1.]], [[0., -1.], [-0., -2.]], [0., -1.], [-0., -1.]):
+            a = T.tensor(x)
+            t = T.tensor([0] * len(x)) if isinstance(x[0], list) else T.tensor(0)
+            show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
+            show(F.nll_loss(a, t, weight=T.tensor([2., 1.])), F.cross_entropy(a * 100, t))
+        a = T.tensor([[[0., -1.], [-0., 0.]], [[-1., -0.], [0., -2.]]])
+        t = T.tensor([[0, 1], [1, 0]])
+        show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()

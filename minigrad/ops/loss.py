@@ -196,10 +196,12 @@ class NllLoss(ArrayFunction):
                 ctx.rows, ctx.w, ctx.total_weight = rows, None, log_probs.dtype.type(shape[0])
         if picked is None:
             picked = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
+        # PyTorch sums -w * x from 0., so a zero loss is 0., not -0. (only the 'none' losses of
+        # a batch are plain negations, -0. included)
         if reduction == "none":
-            return -picked
-        total = np.add.reduce(picked, None)  # the sum of the losses, negated below (exact)
-        return -total if reduction == "sum" else total / -ctx.total_weight  # all ignored: nan
+            return -picked if len(shape) > 1 else 0.0 - picked
+        total = 0.0 - np.add.reduce(picked, None)  # the sum of the losses, negated (exact)
+        return total if reduction == "sum" else total / ctx.total_weight  # all ignored: nan
 
     @staticmethod
     def backward(ctx, grad):

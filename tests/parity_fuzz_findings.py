@@ -583,4 +583,17 @@ FUZZ_FINDINGS: dict[str, str] = {
             show(r)
             graph(r)
     """,
+    # A6: cross_entropy with a target shaped like the input takes it as class probabilities
+    # and checks it as PyTorch does (float, no ignore_index, a class dimension to read)
+    "cross_entropy_targets_shaped_like_the_input": """
+        F = T.nn.functional
+        for i, t, kw in ((T.ones(3), T.tensor([0, 1, 2]), {}), (T.tensor(1.), T.tensor(1.), {}),
+                         (T.tensor(1.), T.tensor(1), {}), (T.ones(2, 3), T.ones(2, 3).bool(), {}),
+                         (T.ones(2, 3), T.ones(2, 3), {"ignore_index": 1}),
+                         (T.ones(2, 3), T.ones(2, 3), {"ignore_index": -1})):
+            try:
+                show(F.cross_entropy(i, t, **kw))
+            except (RuntimeError, IndexError) as e:
+                show(type(e).__name__, str(e))
+    """,
 }

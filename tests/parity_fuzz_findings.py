@@ -596,4 +596,36 @@ FUZZ_FINDINGS: dict[str, str] = {
             except (RuntimeError, IndexError) as e:
                 show(type(e).__name__, str(e))
     """,
+    "linear_and_mm_of_integer_vectors": """
+        show(T.nn.functional.linear(T.tensor([2]), T.tensor([[-5]])), T.mm(T.ones(3, 1).long(), T.ones(1, 2).long()))
+    """,
+    # A9: binary_cross_entropy checks every (input, target) pair: nan or a target outside
+    # [0, 1] raises, the first bad pair names its side
+    "binary_cross_entropy_range_checks": """
+        F = T.nn.functional
+        for p, t in (([0.5, float("nan")], [0.5, 0.5]), ([0.5, 0.5], [0.5, 1.5]),
+                     ([0.5, 2.0], [-1.0, 0.5]), ([0.5, 0.5], [float("nan"), 0.5]),
+                     ([0.2, 0.7], [0.0, 1.0])):
+            try:
+                show(F.binary_cross_entropy(T.tensor(p), T.tensor(t)))
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    # A9: expand's -1 in a new leading dimension; clamp_ of an integer or bool tensor with
+    # number bounds names the output type as C does
+    "expand_and_clamp_errors": """
+        def attempt(f):
+            try:
+                show(f())
+            except (RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        a = T.ones(3)
+        for sizes in ((-1, 3), (2, -1, 3), (-1, -1, 3), (-1, 4), (-2, 3), (0, 3)):
+            attempt(lambda: a.expand(*sizes))
+        for x in (T.tensor([True, False]), T.tensor([1, 2]), T.tensor([1, 2], dtype=T.int32)):
+            for kw in ({"min": 2.0}, {"max": 1}, {"min": 0, "max": 2.5}, {"min": True},
+                       {"min": T.tensor(2.0)}):
+                attempt(lambda: x.clone().clamp_(**kw))
+                attempt(lambda: x.clamp(**kw))
+    """,
 }

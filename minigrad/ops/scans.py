@@ -13,6 +13,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES
+from .arithmetic import MaskedFill
 from .namespace import namespace
 from .reduction import reduce_dims
 
@@ -189,26 +190,34 @@ class VectorNorm(ArrayFunction):
                 out = (wide**ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
         out = out.astype(a.dtype)
         ctx.save_for_backward(a, out)
-        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
+        ctx.ord, ctx.axes, ctx.keepdim, ctx.dim, ctx.ndim = ord, axes, keepdim, dim, a.ndim
         return out
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's norm_backward, op for op (its graph under create_graph is PyTorch's)."""
         a, norm = ctx.saved_tensors
         xp = namespace(grad)
         p = ctx.ord
-        if not ctx.keepdim:
-            norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
-        values, norms = xp.data(a), xp.data(norm)
         if p == 0:
             return None  # PyTorch leaves the gradient undefined: x.grad stays None
+        if not ctx.keepdim and ctx.dim is not None and ctx.ndim:
+            norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
+        values, norms = xp.data(a), xp.data(norm)
         if p == 1:
-            return grad * xp.sign(a)
-        if p in (np.inf, -np.inf):
-            hits = np.abs(values) == norms
-            share = (hits / hits.sum(axis=ctx.axes, keepdims=True)).astype(values.dtype)
-            return grad * xp.sign(a) * share
-        zero = norms == 0
-        safe = xp.where(zero, 1.0, norm) if p == 2 else norm  # no 0/0 where the norm is 0
-        scaled = a / safe if p == 2 else a * xp.abs(a) ** (p - 2) / safe ** (p - 1)
-        return xp.where(zero, 0.0, grad * scaled)
+            return xp.sign(a) * grad
+        if p == 2:
+            return grad * MaskedFill.call(a / norm, norms == 0)
+        if p in (np.inf, -np.inf):  # the largest (smallest) |x| share the gradient evenly
+            dtype = xp.dtype(grad)
+            hits = (np.abs(values) == norms) | np.isnan(values)
+            count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(dtype))
+            return xp.sign(a) * ((grad / count) * xp.constant(hits.astype(dtype)))
+        if p < 1:
+            scaled = xp.sign(a) * MaskedFill.call(xp.abs(a) ** (p - 1), values == 0)
+            return scaled * grad * norm ** (1 - p)
+        if p < 2:
+            scaled = xp.sign(a) * xp.abs(a) ** (p - 1)
+        else:
+            scaled = a * xp.abs(a) ** (p - 2)
+        return scaled * MaskedFill.call(grad / norm ** (p - 1), norms == 0)

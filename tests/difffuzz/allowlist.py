@@ -25,9 +25,10 @@ ALLOWED: tuple[Allowed, ...] = (
     ),
     Allowed(
         r"^missing-warning: torch None \| minigrad \('warning', 'UserWarning', "
-        r"'(Tensor\.T is deprecated|The use of `x\.T`)",
-        "PyTorch warns about .T once per process (TORCH_WARN_ONCE), and so does minigrad; the "
-        "generator's own PyTorch run uses up PyTorch's one warning, so only minigrad's shows.",
+        r"'(Tensor\.T is deprecated|The use of `x\.T`|Using backward\(\) with create_graph)",
+        "PyTorch warns about .T and about backward(create_graph=True) once per process "
+        "(TORCH_WARN_ONCE), and so does minigrad; the generator's own PyTorch run uses up "
+        "PyTorch's one warning, so only minigrad's shows.",
     ),
 )
 

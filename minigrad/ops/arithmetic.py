@@ -109,7 +109,7 @@ class AddAlpha(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, MulScalar.call(grad, ctx.alpha)
+        return grad, grad if ctx.alpha == 1 else MulScalar.call(grad, ctx.alpha)
 
 
 class SubAlpha(AddAlpha):
@@ -127,7 +127,8 @@ class SubAlpha(AddAlpha):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, MulScalar.call(grad, -ctx.alpha)
+        """PyTorch's ``maybe_multiply(-grad, alpha)``: NegBackward0, then MulBackward1."""
+        return grad, -grad if ctx.alpha == 1 else MulScalar.call(-grad, ctx.alpha)
 
 
 Add._Node.alpha = Sub._Node.alpha = 1  # what _saved_alpha reads on the nodes of + and -
@@ -547,7 +548,9 @@ class DivRounded(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        zeros = grad * 0
+        """New zeros, outside the graph (PyTorch's ``grad.new_zeros(grad.sizes())``)."""
+        xp = namespace(grad)
+        zeros = xp.zeros(xp.data(grad).shape, xp.dtype(grad))
         return zeros, zeros
 
 

@@ -287,4 +287,8 @@ class Bmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        return grad @ xp.swapaxes(b, 1, 2), xp.swapaxes(a, 1, 2) @ grad
+        need_a, need_b = ctx.needs_input_grad
+        return (  # bmm again (not matmul, which would fold the batch), as PyTorch
+            Bmm.call(grad, xp.swapaxes(b, 1, 2)) if need_a else None,
+            Bmm.call(xp.swapaxes(a, 1, 2), grad) if need_b else None,
+        )

@@ -344,12 +344,47 @@ class SmoothL1Loss(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        xp = namespace(grad)
+        need_input, need_target = ctx.needs_input_grad
+        r, beta = ctx.reduction, ctx.beta
+        return (  # the target's is the same op with the roles swapped, as in PyTorch
+            SmoothL1LossBackward.call(grad, input, target, r, beta) if need_input else None,
+            SmoothL1LossBackward.call(grad, target, input, r, beta) if need_target else None,
+        )
+
+
+class SmoothL1LossBackward(ArrayFunction):
+    """smooth_l1_loss's gradient, ``grad * clamp(d / beta, -1, 1)``, as an op of its own
+    (``SmoothL1LossBackwardBackward0``): the second derivative is ``1 / beta`` inside."""
+
+    node_name = "SmoothL1LossBackwardBackward0"
+    broadcasts = True
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction, beta):
+        ctx.save_for_backward(grad, input, target)
+        ctx.reduction, ctx.beta = reduction, beta
         diff = input - target
-        small = np.abs(xp.data(diff)) < ctx.beta
-        slope = xp.where(small, diff / ctx.beta, xp.sign(diff))
-        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
-        return g, -g
+        slope = np.where(np.abs(diff) < beta, diff / beta if beta else diff, np.sign(diff))
+        return slope.astype(diff.dtype, copy=False) * scale(grad, reduction, diff.size)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        xp = namespace(gg)
+        r, beta = ctx.reduction, ctx.beta
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        out_grad = SmoothL1LossBackward.call(gg, input, target, r, beta) if need_grad else None
+        if not (need_input or need_target):
+            return out_grad, None, None
+        values = xp.data(input)
+        if beta == 0:  # PyTorch's special case: zeros, no graph
+            d = xp.zeros(values.shape, xp.dtype(gg))
+        else:
+            inside = np.abs(values - xp.data(target)) < beta
+            d = gg * grad * xp.constant(inside.astype(xp.dtype(gg))) / beta
+            d = DivScalar.call(d, values.size) if r == "mean" else d
+        return out_grad, d, -d if need_target else None
 
 
 class HuberLoss(ArrayFunction):
@@ -370,9 +405,46 @@ class HuberLoss(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        xp = namespace(grad)
+        need_input, need_target = ctx.needs_input_grad
+        r, delta = ctx.reduction, ctx.delta
+        return (
+            HuberLossBackward.call(grad, input, target, r, delta) if need_input else None,
+            HuberLossBackward.call(grad, target, input, r, delta) if need_target else None,
+        )
+
+
+class HuberLossBackward(ArrayFunction):
+    """huber_loss's gradient, ``grad * clamp(d, -delta, delta)``, as an op of its own
+    (``HuberLossBackwardBackward0``): the second derivative is 1 inside."""
+
+    node_name = "HuberLossBackwardBackward0"
+    broadcasts = True
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction, delta):
+        ctx.save_for_backward(grad, input, target)
+        ctx.reduction, ctx.delta = reduction, delta
         diff = input - target
-        small = np.abs(xp.data(diff)) < ctx.delta
-        slope = xp.where(small, diff, xp.sign(diff) * ctx.delta)
-        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
-        return g, -g
+        slope = np.where(np.abs(diff) < delta, diff, np.sign(diff) * delta)
+        return slope.astype(diff.dtype, copy=False) * scale(grad, reduction, diff.size)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        xp = namespace(gg)
+        r, delta = ctx.reduction, ctx.delta
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        out_grad = d = None
+        if need_grad:  # PyTorch's huber_loss_double_backward_grad_output
+            if r == "none":
+                out_grad = HuberLossBackward.call(gg, input, target, r, delta)
+            else:
+                ones = xp.constant(np.ones(xp.data(grad).shape, xp.dtype(gg)))
+                out_grad = xp.sum(HuberLossBackward.call(ones, input, target, r, delta) * gg)
+        if need_input or need_target:
+            values = xp.data(input)
+            inside = np.abs(values - xp.data(target)) < delta
+            d = gg * grad * xp.constant(inside.astype(xp.dtype(gg)))
+            d = DivScalar.call(d, values.size) if r == "mean" else d
+        return out_grad, d if need_input else None, -d if need_target else None

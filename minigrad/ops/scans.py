@@ -102,12 +102,29 @@ class Cumsum(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        xp = namespace(grad)
-        if len(xp.data(grad).shape) == 0:
+        """The sum of ``grad`` from each position to the end: ``grad`` flipped, summed as it
+        runs, flipped back (PyTorch's ``reversed_cumsum``)."""
+        shape = namespace(grad).data(grad).shape
+        if not shape or shape[ctx.axis] == 1 or int(np.prod(shape)) <= 1:
             return grad
-        # the sum of grad from each position to the end: total - running sum + grad
-        total = xp.sum(grad, ctx.axis, True)
-        return total - Cumsum.call(grad, ctx.axis) + grad
+        return Flip.call(Cumsum.call(Flip.call(grad, ctx.axis), ctx.axis), ctx.axis)
+
+
+class Flip(ArrayFunction):
+    """The elements in reverse order along ``axis`` (``FlipBackward0``); here only for the
+    gradient of cumsum. Its gradient is the same flip."""
+
+    node_name = "FlipBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, axis):
+        ctx.axis = axis
+        return np.flip(a, axis).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Flip.call(grad, ctx.axis)
 
 
 class Amax(ArrayFunction):

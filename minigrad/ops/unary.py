@@ -8,7 +8,7 @@ from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor
 from ._common import broadcast_shapes
-from .arithmetic import MulScalar
+from .arithmetic import AddScalar, MulScalar
 from .namespace import namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
@@ -200,8 +200,8 @@ class SigmoidBackward(ArrayFunction):
 
     @staticmethod
     def backward(ctx, gg):
-        grad, out = ctx.saved_tensors
-        return SigmoidBackward.call(gg, out), gg * grad * (1 - 2 * out)
+        grad, out = ctx.saved_tensors  # PyTorch's gg * grad * (-2 * out + 1)
+        return SigmoidBackward.call(gg, out), gg * grad * AddScalar.call(MulScalar.call(out, -2), 1)
 
 
 class Logit(ArrayFunction):

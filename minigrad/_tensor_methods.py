@@ -178,7 +178,14 @@ def _grad_fn(self):
     For a view whose base has changed in place since, the history is brought up
     to date first (``AsStridedBackward0`` from the base), as PyTorch does.
     """
-    return self._grad_fn if self._base is None else view_history(self)
+    fn = self._grad_fn if self._base is None else view_history(self)
+    return fn if fn is None or fn._owner is None else fn._owner  # an output of several
+
+
+def _output_nr(self) -> int:
+    """Which output of its grad_fn this tensor is (``unbind``'s k-th part: k)."""
+    fn = self._grad_fn
+    return 0 if fn is None or fn._owner is None else fn._nr
 
 
 def _register_hook(self, hook):
@@ -365,6 +372,7 @@ METHODS: dict[str, Any] = {
     # autograd
     "retains_grad": property(lambda self: self._retains_grad, doc="True after retain_grad()"),
     "grad_fn": property(_grad_fn),
+    "output_nr": property(_output_nr),
     "backward": tensor_backward,
     "register_hook": _register_hook,
     "retain_grad": _retain_grad,

@@ -199,4 +199,45 @@ FUZZ_FINDINGS: dict[str, str] = {
     "mean_to_an_integer_dtype": """
         T.ones(2).mean(dtype=T.int64)
     """,
+    # A7: a second backward raises exactly where PyTorch's node saved a tensor (a mask, indices,
+    # the divisor of a rounded division, sgn's input), not where it saved only sizes or numbers
+    "backward_twice_through_nodes_that_saved_a_tensor": """
+        x = T.tensor([1., -2., 3.], requires_grad=True)
+        y = T.tensor([2., 0.5, -1.], requires_grad=True)
+        c, m = T.tensor([2., 0.5, -1.]), T.tensor([True, False, True])
+        for f in (lambda: T.where(m, x, c), lambda: T.where(m, x, 2.),
+                  lambda: x.masked_fill(m, .5), lambda: x.masked_fill(m, T.tensor(.5)),
+                  lambda: x[[0, 2]], lambda: x[m], lambda: x.gather(0, T.tensor([0, 0])),
+                  lambda: x.max(0)[0], lambda: x.min(0).values, lambda: x % c, lambda: c % y,
+                  lambda: x % 2, lambda: T.div(x, c, rounding_mode="floor"),
+                  lambda: T.div(x, 2, rounding_mode="trunc"),
+                  lambda: T.div(c, y, rounding_mode="trunc"), lambda: x.sgn(), lambda: x.sign(),
+                  lambda: x.round(), lambda: x.cumsum(0), lambda: x.repeat(2),
+                  lambda: x[1:] * 2):
+            out = f().sum()
+            out.backward()
+            try:
+                out.backward()
+                show("no error")
+            except RuntimeError as e:
+                show(str(e)[:50])
+    """,
+    # A7: a 0-d gradient (a numpy scalar) through CopySlices; in-place on a leaf expanded only
+    # along dimensions of size 1 (no element written twice)
+    "inplace_through_a_view_of_a_zero_dim_tensor": """
+        b = T.tensor(2.28, requires_grad=True)
+        t = b * 1
+        t.transpose(0, -1).mul_(-1)
+        loss = T.nn.functional.huber_loss(t, T.tensor(-1.63, requires_grad=True))
+        loss.backward()
+        show(b.grad)
+    """,
+    "inplace_on_a_leaf_expanded_along_size_one_dims": """
+        d = T.tensor([1., 2.92], dtype=T.float64).expand(1, 1, 2).requires_grad_()
+        d.detach().mul_(2)
+        show(d)
+        d.sum().backward()
+        show(d.grad)
+        T.ones(2, 1).expand(2, 3).mul_(2)
+    """,
 }

@@ -127,6 +127,23 @@ show(g)
 show(T.autograd.grad(g.sum(), x))
 show(T.autograd.gradgradcheck(Cube.apply, (x,)))
 """,
+    "nll_loss_gradient_of_its_gradient": """
+x = T.tensor([[0.1, 0.5, -0.3], [1.0, 2.0, 0.5]], dtype=T.float64, requires_grad=True)
+y = T.tensor([2, 0])
+w = T.tensor([1.0, 2.0, 3.0], dtype=T.float64)
+for kwargs in ({}, {"reduction": "sum"}, {"reduction": "none"}, {"weight": w, "ignore_index": 0}):
+    lp = x.log_softmax(1)
+    loss = T.nn.functional.nll_loss(lp * lp, y, **kwargs)
+    node = loss.grad_fn
+    show(node._saved_total_weight, node._saved_target, node._saved_weight, node._saved_self)
+    go = T.ones(tuple(loss.shape), dtype=T.float64, requires_grad=True) * 0.5
+    (g,) = T.autograd.grad(loss, lp, go, create_graph=True)
+    show(g)
+    graph(g)
+    (gg,) = T.autograd.grad(g, go, T.ones_like(g) * x.detach(), create_graph=True)
+    show(gg)
+    graph(gg)
+""",
     "create_graph_semantics": """
 x = T.tensor([1.0, 2.0], requires_grad=True)
 v = T.tensor([3.0, -1.0], requires_grad=True)

@@ -177,3 +177,45 @@ def test_makemore_steps_as_pytorch(torch):
         return out
 
     np.testing.assert_allclose(losses(mg), losses(torch), rtol=1e-5)
+
+
+@SETTINGS
+@given(case=row_lookup(), seed=st.integers(0, 2**16), no_grad=st.booleans())
+def test_rows_by_integer_tensor_without_a_graph_as_pytorch(case, seed, no_grad, torch):
+    """``X[ix]`` of a tensor that records no graph (integer data, or under no_grad) is only
+    the copy: the same values, dtype, errors and flags as PyTorch's."""
+    shape, index = case
+    x = np.random.default_rng(seed).normal(size=shape)
+
+    def run(lib):
+        table = lib.tensor(x.astype(np.float32), requires_grad=no_grad)
+        ints = lib.tensor(np.rint(x * 10).astype(np.int64))
+        with lib.no_grad() if no_grad else lib.enable_grad():
+            out, picked = table[lib.tensor(index)], ints[lib.tensor(index)]
+        return [
+            (t.detach().numpy(), str(t.dtype), t.requires_grad, t.grad_fn is None, t.is_leaf)
+            for t in (out, picked)
+        ]
+
+    ours, our_error = _outcome(lambda: run(mg))
+    theirs, their_error = _outcome(lambda: run(torch))
+    assert our_error == their_error
+    if ours is None:
+        return
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a[0], b[0])
+        assert a[1].replace("minigrad", "torch") == b[1] and a[2:] == b[2:]
+
+
+@SETTINGS
+@given(
+    st.lists(st.integers(-2, 4), max_size=4),
+    st.integers(0, 30),
+)
+def test_infer_shape_short_path_as_the_checked_one(shape, numel):
+    """``view``'s shape: the one-loop path gives what the checked path gives, errors too."""
+    from minigrad.ops.shape import _infer_shape_checked, infer_shape
+
+    assert _outcome(lambda: infer_shape(tuple(shape), numel)) == _outcome(
+        lambda: _infer_shape_checked(tuple(shape), numel)
+    )

@@ -46,7 +46,7 @@ def _is_int(x: Any) -> bool:
 def _check_ints(name: str, arg: str, values: Any) -> None:
     """PyTorch's error for a tuple of ints with something else inside (``view(2, 2.0)``)."""
     for i, v in enumerate(values):
-        if not _is_int(v):
+        if type(v) is not int and not _is_int(v):
             raise TypeError(
                 f"{name}(): argument '{arg}' failed to unpack the object at pos {i + 1} with "
                 f'error "type must be tuple of ints,but got {type_name(v)}"'

@@ -72,7 +72,7 @@ def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int =
                 f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
                 f"size at dimension {axis}), but got split_sizes={sizes}"
             )
-        part = SEL.SplitWithSizesPart
+        op = SEL.SplitWithSizes
     else:
         step = int(split_size_or_sections)
         if step < 0 or (step == 0 and size != 0):
@@ -81,12 +81,8 @@ def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int =
             )
         sizes = [min(step, size - i) for i in range(0, size, step)] if step else []
         sizes = sizes or [0]  # an empty dimension still gives one (empty) part
-        part = SEL.SplitPart
-    parts, start = [], 0
-    for n in sizes:
-        parts.append(part.apply(input, axis, slice(start, start + n)))
-        start += n
-    return tuple(parts)
+        op = SEL.Split
+    return op.apply(input, axis, sizes)
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
@@ -98,8 +94,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     axis = wrap_dim(dim, input.ndim)
     size = input._data.shape[axis]
     if size == 0:  # PyTorch gives ``chunks`` empty parts
-        part = SEL.SplitWithSizesPart
-        return tuple(part.apply(input, axis, slice(0, 0)) for _ in range(chunks))
+        return SEL.SplitWithSizes.apply(input, axis, [0] * chunks)
     return split(input, -(-size // chunks), dim)
 
 

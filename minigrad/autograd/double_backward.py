@@ -23,6 +23,7 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..tensor import Tensor, new_tensor
 from . import grad_mode
+from .multi_output import output_node
 from .node import (
     _FREED,
     _SECOND_BACKWARD,
@@ -109,8 +110,8 @@ def _saved_value(node: BackwardNode, k: int) -> Tensor | None:
         return new_tensor(np.asarray(value))
     if counter[0] != version:
         raise RuntimeError(_modified_message(node, k))
-    if which == -1:
-        return _tied(value, node, counter)
+    if which < 0:
+        return _tied(value, output_node(node, which), counter)
     fn = node._next[which]
     if type(fn) is AccumulateGrad:
         return fn.variable
@@ -161,12 +162,12 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
         for k, value in enumerate(saved):
             counter, which = (checks[3 * k], checks[3 * k + 2]) if checks else (None, 0)
             if isinstance(value, Tensor):  # a custom Function saved Tensors
-                if which == -1 and counter is not None:
-                    value = _tied(value._data, node, counter)
+                if which < 0 and counter is not None:
+                    value = _tied(value._data, output_node(node, which), counter)
             elif counter is None:  # a number, or a value that is neither input nor output
                 value = value if not isinstance(value, np.ndarray) else new_tensor(value)
-            elif which == -1:
-                value = _tied(value, node, counter)
+            elif which < 0:
+                value = _tied(value, output_node(node, which), counter)
             else:
                 fn = node._next[which]
                 if fn is None:

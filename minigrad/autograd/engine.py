@@ -32,6 +32,7 @@ from ..tensor import Tensor, new_tensor
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
 from .grad_mode import set_grad_enabled
+from .multi_output import Gradients
 from .node import _FREED, AccumulateGrad, Node, accumulator_of
 
 __all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]
@@ -133,7 +134,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
     try:
         while ready:
             node = heappop(ready)[1]
-            if order is not None:
+            if order is not None and node._owner is None:  # not an OutputEdge: a node
                 order.append(node)
             grad = buffers.pop(node, None)
             if needed is not None and node not in needed:
@@ -152,12 +153,12 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                         outs = ()
                     else:
                         outs = node._run_graph(grad) if graph else node._run(grad)
-                if nan_check:
+                if nan_check and node._owner is None:
                     check_nan(node, _arrays(outs) if graph else outs)
                 if not retain_graph and node._saved is not None:
                     node._saved = _FREED  # what forward saved is gone: a second pass must fail
-            if watchers:
-                seen = (_array(grad), _arrays(outs)) if graph else (grad, outs)
+            if watchers and node._owner is None:
+                seen = (_array(grad), _arrays(outs))
                 for w in watchers:
                     w.on_node(node, *seen)
             for fn, g in zip(node._next, outs):
@@ -239,6 +240,9 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
 
 
 def _array(g):
+    """What observers see of a gradient: an array (or, for a multi-output node, a tuple)."""
+    if type(g) is Gradients:
+        return tuple([_array(x) for x in g.grads])
     return g._data if isinstance(g, Tensor) else g
 
 

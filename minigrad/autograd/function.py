@@ -41,7 +41,10 @@ from .double_backward import (
     once_differentiable,
     saved_as_tensors,
 )
+from .multi_output import Gradients, MultiOutput, output_grads, wrap_outputs
 from .node import (
+    _FREED,
+    _SECOND_BACKWARD,
     AccumulateGrad,
     BackwardNode,
     Node,
@@ -102,9 +105,10 @@ class Function:
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
         module = "builtins" if cls.__module__.startswith("minigrad.") else __name__
         namespace = "minigrad::autograd::" if cls.namespaced else ""
+        bases = (BackwardNode,) if getattr(cls, "_array", False) else (MultiOutput, BackwardNode)
         cls._Node = type(
             name,
-            (BackwardNode,),
+            bases,
             {"_function": cls, "__module__": module, "_namespace": namespace},
         )
         cls._Node._run = cls._node_run  # the engine calls node._run(grad)
@@ -143,11 +147,9 @@ class Function:
                 output = cls.forward(ctx, *args)
         if not isinstance(output, Tensor):
             if isinstance(output, tuple) and requires:
-                raise NotImplementedError(
-                    "minigrad Functions that require grad return a single Tensor"
-                )
+                return wrap_outputs(ctx, args, output)
             return output
-        if not requires:
+        if not requires or ctx._non_differentiable and output in ctx._non_differentiable:
             return output if output._grad_fn is None else output.detach()
         ctx._seq = next(sequence)
         if _anomaly.enabled:
@@ -169,13 +171,17 @@ class Function:
         mode on, its saved output tied to this node, so that it records a graph.
         """
         function = self._function
-        graph = isinstance(grad, Tensor)
+        if type(grad) is Gradients:  # a Function that returned several tensors
+            grad, graph = output_grads(self, grad.grads)
+        else:
+            graph = isinstance(grad, Tensor)
+            grad = (grad if graph else new_tensor(grad),)
         if graph:
             with saved_as_tensors(self), grad_mode.enable_grad():
-                grads = function.backward(self, grad)
+                grads = function.backward(self, *grad)
         else:
             with grad_mode.no_grad():
-                grads = function.backward(self, new_tensor(grad))
+                grads = function.backward(self, *grad)
         if not isinstance(grads, tuple):
             grads = (grads,)
         n_args = self._n_args
@@ -226,6 +232,10 @@ class ArrayFunction(Function):
       (``"self"``, ``"other"``, ``"result"``), read as ``grad_fn._saved_self``;
       ``saved_settings`` maps PyTorch's names of settings to ``ctx`` attributes
       (``{"dim": "axis"}``);
+    - ``save_for_backward``: what PyTorch's node saves (its tensors), also a value the formula
+      reads from ``ctx`` (``ctx.mask``): once backward freed the graph, running the node again
+      raises PyTorch's "backward through the graph a second time" error, as PyTorch's does
+      exactly when its node had saved a tensor;
     - ``saved_when``: per saved value, the input whose gradient needs it (None: always).
       PyTorch saves ``other`` of ``x * other`` only if ``x`` requires grad; a value no
       gradient needs is not kept (None), so changing it in place later is no error;
@@ -241,6 +251,7 @@ class ArrayFunction(Function):
     get their own short paths) rather than brevity.
     """
 
+    _array = True  # its nodes have one output (multi_output.MultiArrayFunction: several)
     n_params = 0
     grad_position = 0  # ``call``: which argument is the gradient (a Tensor under create_graph)
     broadcasts = False
@@ -413,8 +424,24 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     ctx._seq = next(sequence)
     if _anomaly.enabled:
         anomaly_mode.remember_forward(ctx)
-    if ctx._saved is not None:
-        ctx._record_versions((a, b), (ad, bd), result)
+    saved = ctx._saved
+    if saved is not None:
+        va = a._vc if ar else None
+        vb = b._vc if br else None
+        if (  # both inputs saved as they came (x * y): _record_versions' answer, directly
+            type(va) is list
+            and type(vb) is list
+            and len(saved) == 2
+            and saved[0] is ad
+            and saved[1] is bd
+            and out is not ad
+            and out is not bd
+        ):
+            ctx._saved_checks = (va, va[0], 0, vb, vb[0], 1)
+        else:
+            ctx._record_versions((a, b), (ad, bd), result)
+    if ar and br and ad.shape == bd.shape:  # the same shape: nothing was broadcast
+        return result
     shape = out.shape
     sa = ad.shape if ar and ad.shape != shape else None
     sb = bd.shape if br and bd.shape != shape else None
@@ -426,6 +453,8 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     """Run an ArrayFunction's backward and sum gradients back to broadcast inputs."""
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
+    if self._saved is _FREED and _kept_any(self):  # also what a formula reads from ctx is gone
+        raise RuntimeError(_SECOND_BACKWARD)
     grads = self._backward(self, grad)
     if type(grads) is not tuple:
         grads = (grads,)
@@ -438,6 +467,12 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
             ]
         )
     return grads
+
+
+def _kept_any(node: BackwardNode) -> bool:
+    """Whether forward kept a value (PyTorch raises on a second backward exactly then);
+    a version of -1 marks one not kept (``saved_when``)."""
+    return any([version != -1 for version in node._saved_checks[1::3]])
 
 
 class _Discard:

@@ -49,11 +49,14 @@ class Node:
     """
 
     _next: tuple = ()  # the input nodes (None for an input that needs no grad)
-    _pre_hooks: list | None = None
+    _pre_hooks: list | None = None  # tensor hooks (t.register_hook)
+    _node_pre_hooks: list | None = None  # grad_fn.register_prehook
+    _post_hooks: list | None = None  # grad_fn.register_hook
     _retain_hook: Callable | None = None
     _hooked = False  # any hook at all: one attribute for the engine to test
     _saved: tuple | None = None
     _metadata: dict | None = None
+    _owner: Node | None = None  # an OutputEdge: the multi-output node (see multi_output.py)
 
     _namespace = ""  # PyTorch's C++-only nodes answer name() with "torch::autograd::"
 
@@ -63,8 +66,11 @@ class Node:
 
     @property
     def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
-        """One ``(node, 0)`` pair per input, ``(None, 0)`` where no gradient flows."""
-        return tuple([(fn, 0) for fn in self._next])
+        """One ``(node, output_nr)`` pair per input, ``(None, 0)`` where no gradient flows."""
+        nexts = self._next
+        return tuple(
+            [(fn, 0) if fn is None or fn._owner is None else (fn._owner, fn._nr) for fn in nexts]
+        )
 
     def __repr__(self) -> str:
         cls = type(self)  # built-in nodes print bare, custom ones with their module (as PyTorch)
@@ -90,6 +96,48 @@ class Node:
         self._pre_hooks.append(hook)
         return RemovableHandle(self, hook)
 
+    def register_prehook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad_outputs) -> tuple | None``, run before this node, after tensor hooks."""
+        self._hooked = True
+        if self._node_pre_hooks is None:
+            self._node_pre_hooks = []
+        self._node_pre_hooks.append(hook)
+        return RemovableHandle(self, hook, "_node_pre_hooks")
+
+    def register_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad_inputs, grad_outputs) -> tuple | None``, run after this node.
+
+        The node's own ``_run`` is wrapped on this instance only: the engine and every
+        node without a hook stay as they are.
+        """
+        if self._post_hooks is None:
+            self._post_hooks = []
+            run, run_graph = self._run, self._run_graph
+            self._run = lambda grad: self._after(grad, run(grad))
+            self._run_graph = lambda grad: self._after(grad, run_graph(grad))
+        self._post_hooks.append(hook)
+        return RemovableHandle(self, hook, "_post_hooks")
+
+    def _after(self, grad: Any, outs: tuple) -> tuple:
+        """The post hooks: they see (and may replace) the gradients sent along the edges."""
+        graph = isinstance(grad, Tensor)
+        wrap = (lambda g: g) if graph else (lambda g: None if g is None else new_tensor(g))
+        inputs = tuple([None if fn is None else wrap(g) for fn, g in zip(self._next, outs)])
+        outputs = _grad_outputs(grad, graph)
+        for hook in self._post_hooks:
+            result = hook(inputs, outputs)
+            if result is not None:
+                inputs = tuple(result)
+        return tuple([g if g is None or graph else g._data for g in inputs])
+
+    def _run_node_pre_hooks(self, grads: tuple) -> tuple:
+        """``register_prehook`` hooks, on the tuple of this node's output gradients."""
+        for hook in self._node_pre_hooks:
+            result = hook(grads)
+            if result is not None:
+                grads = tuple(result)
+        return grads
+
     def _run_hooks(self, grad: np.ndarray | Tensor) -> np.ndarray | Tensor:
         """Tensor hooks may replace the gradient; retain_grad sees the final one.
 
@@ -113,24 +161,37 @@ class Node:
                 grad = result if graph else result._data
         if self._retain_hook is not None:
             self._retain_hook(grad)
+        if self._node_pre_hooks:
+            (result,) = self._run_node_pre_hooks((grad if graph else new_tensor(grad),))
+            grad = result if graph else result._data
         return grad
+
+
+def _grad_outputs(grad: Any, graph: bool) -> tuple:
+    """What node hooks see of the gradients a node received: a tuple of Tensors (or None)."""
+    grads = grad.grads if hasattr(grad, "grads") else (grad,)  # several outputs: Gradients
+    if graph:
+        return tuple(grads)
+    return tuple([None if g is None else new_tensor(np.asarray(g)) for g in grads])
 
 
 class RemovableHandle:
     """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
 
-    def __init__(self, node: Node, hook: Callable | None) -> None:
+    def __init__(self, node: Node, hook: Callable | None, where: str = "_pre_hooks") -> None:
         self._node = weakref.ref(node)
         self._hook = hook
+        self._where = where
 
     def remove(self) -> None:
         node = self._node()
         if node is None:
             return
+        hooks = getattr(node, self._where)
         if self._hook is None:
             node._retain_hook = None
-        elif node._pre_hooks and self._hook in node._pre_hooks:
-            node._pre_hooks.remove(self._hook)
+        elif hooks and self._hook in hooks:
+            hooks.remove(self._hook)
 
 
 def _refs_of_an_unshared_argument() -> int:
@@ -151,6 +212,35 @@ def _refs_of_an_unshared_argument() -> int:
 
 
 _UNSHARED_REFS = _refs_of_an_unshared_argument()
+
+
+def _refs_of_an_unshared_base() -> int:
+    """What ``sys.getrefcount`` says, in ``_sole_view``, of a base only its one view holds."""
+    view = np.empty((2, 1)).T
+    base = view.base
+    return sys.getrefcount(base)
+
+
+_UNSHARED_BASE_REFS = _refs_of_an_unshared_base()
+
+
+def _sole_view(grad: np.ndarray, data: np.ndarray) -> bool:
+    """Can ``.grad`` be this view as it is? Only if it is all its base, laid out as ``data``,
+    and nothing else holds the base or another view of it (each would hold the base).
+
+    A weight used as ``W.t()`` (Linear) gets its gradient as the transpose of a transposed
+    product: a view of a fresh array nobody else sees. PyTorch keeps it without a copy too.
+    """
+    base = grad.base
+    return (
+        type(base) is np.ndarray
+        and sys.getrefcount(base) <= _UNSHARED_BASE_REFS
+        and base.base is None
+        and base.nbytes == grad.nbytes
+        and grad.strides == data.strides
+        and sys.getrefcount(grad) <= _UNSHARED_REFS + 1  # + 1: this function's argument
+        and grad.flags.writeable
+    )
 
 
 class AccumulateGrad(Node):
@@ -181,14 +271,18 @@ class AccumulateGrad(Node):
         data = var._data
         if type(grad) is not np.ndarray:  # a 0-d result of numpy arithmetic is a numpy scalar
             grad = np.array(grad)
-        if grad.dtype != data.dtype:
+        if grad.dtype is not data.dtype and grad.dtype != data.dtype:
             grad = grad.astype(data.dtype)
-        if grad.shape != data.shape:
-            grad = sum_to_shape(grad, data.shape)
+        shape = data.shape
+        if grad.shape != shape:
+            grad = sum_to_shape(grad, shape)
         old = var._grad
         if old is None:
-            unshared = grad.base is None and sys.getrefcount(grad) <= _UNSHARED_REFS
-            var._grad = new_tensor(grad if unshared and grad.flags.writeable else grad.copy())
+            if grad.base is None:
+                unshared = sys.getrefcount(grad) <= _UNSHARED_REFS and grad.flags.writeable
+            else:
+                unshared = _sole_view(grad, data)
+            var._grad = new_tensor(grad if unshared else grad.copy())
         else:
             np.add(old._data, grad, out=old._data)
             old._vc[0] += 1
@@ -209,11 +303,8 @@ class AccumulateGrad(Node):
         if grad._data.shape != data.shape:
             grad = grad.sum_to_size(data.shape)
         old = var._grad
-        if old is None:
-            if grad._requires_grad:
-                var._grad = new_tensor(np.empty_like(data)).copy_(grad)
-            else:
-                var._grad = new_tensor(grad._data.copy())
+        if old is None:  # a copy made by copy_ (its _version is 1), as PyTorch's
+            var._grad = new_tensor(np.empty_like(data)).copy_(grad)
         else:
             var._grad = old + grad
         return ()
@@ -291,7 +382,16 @@ class BackwardNode(Node):
         if saved is None:
             return ()
         checks = self._saved_checks
-        for i in range(0, len(checks), 3):
+        n = len(checks)  # read on every backward: one or two values unrolled
+        if n == 6:
+            c, v, _, c2, v2, _ = checks
+            if (c is None or c[0] == v) and (c2 is None or c2[0] == v2):
+                return saved
+        elif n == 3:
+            c, v, _ = checks
+            if c is None or c[0] == v:
+                return saved
+        for i in range(0, n, 3):
             counter = checks[i]
             if counter is not None and counter[0] != checks[i + 1]:
                 raise RuntimeError(_modified_message(self, i // 3))
@@ -315,23 +415,26 @@ class BackwardNode(Node):
         counter it is watched by (None: not a tensor's value), the version when
         saved, and which input it was (-1: the output).
         """
+        saved = self._saved
+        drop = self._saved_unless
+        nexts = self._next
+        if drop is not None and None in nexts:  # keep only what the gradients need
+            for k, needed_by in drop:
+                if nexts[needed_by] is None:
+                    saved = (*saved[:k], None, *saved[k + 1 :])
+            self._saved = saved
         checks: list = []
         out_data = output._data
         n = len(values)
-        drop = self._saved_unless
-        if drop is not None:  # keep only what the gradients of inputs that require grad need
-            nexts = self._next
-            for k, needed_by in drop:
-                if nexts[needed_by] is None:
-                    saved = list(self._saved)
-                    saved[k] = None
-                    self._saved = tuple(saved)
-        for k, value in enumerate(self._saved):
+        k = -1
+        for value in saved:  # every op pays for this loop: its tests go from common to rare
+            k += 1
             if value is None:  # not kept (``saved_when``): -1 says so after the graph is freed
-                checks += (None, -1, 0)
+                checks += _NOT_KEPT
                 continue
             if value is out_data or value is output:
-                checks += (output._vc, output._vc[0], -1)
+                vc = output._vc
+                checks += (vc, vc[0], -1)
                 continue
             # saved in input order (``save_for_backward(a, b)``): the input at the same place
             # first, so that ``x * x.detach()`` (one array, two inputs) ties each to its own
@@ -354,10 +457,12 @@ class BackwardNode(Node):
                         break
                 i += 1
             else:
-                checks += (None, 0, 0)
+                checks += _UNWATCHED
         self._saved_checks = tuple(checks)
 
 
+_NOT_KEPT = (None, -1, 0)  # _saved_checks of a value no gradient needed (``saved_when``)
+_UNWATCHED = (None, 0, 0)  # ... of a number, or an array that is neither input nor output
 _INFERENCE_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "
@@ -381,13 +486,14 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
-    owner = node if which == -1 else node._next[which]
-    if which != -1 and len(counter) > 1 and owner is not None:  # changed in place: the
+    owner = node if which < 0 else node._next[which]
+    if which >= 0 and len(counter) > 1 and owner is not None:  # changed in place: the
         owner = counter[1]  # input's current grad_fn, the in-place op's
     if owner is not None and not isinstance(owner, AccumulateGrad):
+        nr = -1 - which if which < 0 else owner._nr if owner._owner is not None else 0
         op = owner.name()
         short = op.replace("Backward", "")  # PyTorch's words: Add, Pow1, CopySlices
-        described += f", which is output 0 of {short[:-1] if short.endswith('0') else short},"
+        described += f", which is output {nr} of {short[:-1] if short.endswith('0') else short},"
     hint = (
         "the backtrace further above shows the operation that failed to compute its gradient. "
         "The variable in question was changed in there or anywhere later. Good luck!"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, new_tensor
+from .multi_output import multi_view_error
 from .node import Node, node_of, sequence
 
 
@@ -94,7 +95,7 @@ class CopySlices(Node):
         self.fn._saved = value
 
     def _run(self, grad: np.ndarray) -> tuple:
-        result = grad.copy()
+        result = np.array(grad)  # a copy, and an array even if grad is a 0-d numpy scalar
         grads = self.fn._run(result[self.key])
         result[self.key] = 0 if grads[0] is None else grads[0]
         return (result, *grads[1:])
@@ -122,6 +123,8 @@ def view_history(view: Tensor) -> Node | None:
     if view._view_version == view._vc[0]:
         return view._grad_fn
     base = view._base
+    if view._grad_fn is not None and view._grad_fn._owner is not None:
+        raise multi_view_error(view, base_changed=True)  # unbind's, split's ... outputs
     view._view_version = view._vc[0]
     if view._requires_grad and base._requires_grad:  # not a detach()ed alias
         view._grad_fn = AsStridedBackward0(base, view_key(base._data, view._data))

@@ -12,6 +12,8 @@ from .module import Module, _addindent
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict"]
 
+_MODULE_CALL = Module.__call__
+
 
 class Sequential(Module):
     """``Sequential(Linear(2, 16), ReLU(), Linear(16, 1))``, or from an OrderedDict of names.
@@ -65,7 +67,12 @@ class Sequential(Module):
 
     def forward(self, input: Any) -> Any:
         for module in self._modules.values():
-            input = module(input)
+            if (
+                type(module).__call__ is _MODULE_CALL
+            ):  # module(input) is forward(input): a call less
+                input = module.forward(input)
+            else:
+                input = module(input)
         return input
 
 

@@ -225,6 +225,7 @@ class MaskedFill(ArrayFunction):
     @staticmethod
     def forward(ctx, a, mask):
         ctx.mask = mask
+        ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
         return np.where(mask, np.zeros((), a.dtype), a)
 
     @staticmethod
@@ -442,6 +443,7 @@ class Remainder(ArrayFunction):
 
     node_name = "RemainderBackward1"
     broadcasts = True
+    saved_when = (1, 1)  # only b's gradient reads them (PyTorch keeps neither otherwise)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -453,6 +455,8 @@ class Remainder(ArrayFunction):
     def backward(ctx, grad):
         """The divisor's gradient is ``-grad * div(a, b, rounding_mode="floor")`` (a step
         function: recorded as ``DivBackward2``, whose own gradient is 0)."""
+        if ctx._next[1] is None:  # nothing was kept: b's gradient is not needed
+            return grad, None
         a, b = ctx.saved_tensors
         return grad, -grad * DivRounded.call(a, b, "floor")
 
@@ -538,12 +542,14 @@ class DivRounded(ArrayFunction):
     broadcasts = True
     promotes = True
     n_params = 1
+    saved_when = (1, None)
 
     @staticmethod
     def forward(ctx, a, b, mode):
         if np.result_type(a, b) == _BOOL:
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
+        ctx.save_for_backward(a, b)  # PyTorch keeps b (a number too), and a for b's gradient
         return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)
 
     @staticmethod

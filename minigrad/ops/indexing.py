@@ -11,8 +11,10 @@ import math
 
 import numpy as np
 
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor, wrap_dim
+from ..autograd.multi_function import MultiArrayFunction, zeros_for
+from ..tensor import Tensor, new_tensor, wrap_dim
 from ._common import broadcast_shapes
 from .namespace import namespace
 from .shape import Unsqueeze
@@ -70,14 +72,29 @@ class SliceBackward(SelectBackward):
     node_name = "SliceBackwardBackward0"
 
 
-class Unbind(Select):
-    """One of the tensors that iterating over a tensor gives (``list(x)``, ``x.unbind()``).
+class Unbind(MultiArrayFunction):
+    """``x.unbind(dim)``, ``list(x)``: one node, one output (a view) per slice along ``dim``.
 
-    PyTorch makes one UnbindBackward0 node with an output per element; minigrad's nodes
-    have one output, so each element gets its own node of that name.
+    Its backward stacks the outputs' gradients, zeros for those that got none (under
+    ``create_graph`` a StackBackward0 with None edges for them, as PyTorch's).
     """
 
     node_name = "UnbindBackward0"
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.axis, ctx.part = dim, a.shape[:dim] + a.shape[dim + 1 :]
+        key = (slice(None),) * dim
+        return tuple([a[key + (i, Ellipsis)] for i in range(a.shape[dim])])
+
+    @staticmethod
+    def backward(ctx, grads):
+        grads = zeros_for(grads, [ctx.part] * len(grads))
+        if isinstance(grads[0], Tensor):
+            return Stack.apply(*grads, ctx.axis)
+        return np.stack(grads, axis=ctx.axis)
 
 
 class Slice(ArrayFunction):
@@ -111,15 +128,30 @@ class Index(ArrayFunction):
     @staticmethod
     def forward(ctx, a, key):
         ctx.shape, ctx.key = a.shape, key
-        try:
-            return a.take(key, 0) if type(key) is np.ndarray else a[key]
-        except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
+        ctx.save_for_backward(key)  # PyTorch saves the indices: a second backward raises
+        return take_rows(a, key) if type(key) is np.ndarray else _numpy_index(a, key)
 
     @staticmethod
     def backward(ctx, grad):
+        if type(grad) is np.ndarray and type(ctx.key) is np.ndarray:  # C[X], no create_graph
+            return _add_rows(np.zeros(ctx.shape, grad.dtype), grad, ctx.key)
         zeros = np.zeros(ctx.shape, dtype=namespace(grad).dtype(grad))
         return IndexPutBackward.call(zeros, grad, ctx.key)
+
+
+def take_rows(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``a[rows]`` for an integer array ``rows``: numpy's ``take``, with PyTorch's words."""
+    try:
+        return a.take(rows, 0)
+    except IndexError as e:
+        raise IndexError(str(e).replace("axis", "dimension")) from None
+
+
+def _numpy_index(a: np.ndarray, key: tuple) -> np.ndarray:
+    try:
+        return a[key]
+    except IndexError as e:
+        raise IndexError(str(e).replace("axis", "dimension")) from None
 
 
 class IndexPutBackward(ArrayFunction):
@@ -136,6 +168,7 @@ class IndexPutBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, zeros, grad, key):
         ctx.key = key
+        ctx.save_for_backward(key)  # PyTorch saves the indices
         if type(key) is np.ndarray:  # rows of dimension 0: C[X]'s gradient
             return _add_rows(zeros, grad, key)
         np.add.at(zeros, key, grad)
@@ -176,6 +209,7 @@ class Alias(ArrayFunction):
         return grad
 
 
+_grad_state = grad_mode.state
 _INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int64, np.int32, np.uint8, np.bool_))
 _ROW_DTYPES = frozenset(np.dtype(t) for t in (np.int64, np.int32))  # x[rows]: one take
 _INDEX_TYPES_ERROR = (
@@ -232,9 +266,11 @@ def getitem(t: Tensor, index) -> Tensor:
     if type(index) is int:  # the common case: x[i]
         return _select(t, 0, 0, index)
     if type(index) is Tensor:  # the next most common: rows by an integer tensor, C[X]
-        rows = index._data
-        if rows.dtype in _ROW_DTYPES and rows.ndim and t._data.ndim and t._data.shape[0]:
-            return Index.apply(t, rows)
+        rows, data = index._data, t._data
+        if rows.dtype in _ROW_DTYPES and rows.ndim and data.ndim and data.shape[0]:
+            if t._requires_grad and _grad_state.enabled:
+                return Index.apply(t, rows)
+            return new_tensor(take_rows(data, rows))  # no graph (X[ix]): the copy, nothing else
     if type(index) is slice:  # a lone slice is always recorded, even x[:]
         if t._data.ndim == 0:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -452,6 +488,7 @@ class Where(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b, condition):
         ctx.condition = condition
+        ctx.save_for_backward(condition)  # PyTorch saves it: a second backward raises
         try:
             return np.where(condition, a, b)
         except ValueError:

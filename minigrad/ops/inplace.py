@@ -14,6 +14,7 @@ import numpy as np
 from .._modes import InferenceVersion
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
+from ..autograd.multi_output import multi_view_error, multi_view_of
 from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
@@ -29,6 +30,8 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         check_inference(t)
     if not _grad_state.enabled:
         return False
+    if t._base is not None and t._grad_fn is not None and multi_view_of(t) is not None:
+        raise multi_view_error(t)  # an output of unbind, split ... (or a view of one)
     if t._requires_grad and t._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -82,12 +85,18 @@ def _write(t: Tensor, values: np.ndarray) -> None:
         src = LEGACY_NAMES[values.dtype]
         dst = LEGACY_NAMES[t._data.dtype]
         raise RuntimeError(f"result type {src} can't be cast to the desired output type {dst}")
-    if not t._data.flags.writeable:
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
-    np.copyto(t._data, values, casting="unsafe")
+    target = t._data
+    if not target.flags.writeable:  # numpy's broadcast_to (expand) gives read-only views
+        if any(s == 0 and n > 1 for n, s in zip(target.shape, target.strides)):
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation."
+            )
+        # expanded only along dimensions of size 1: no element is written twice, PyTorch allows it
+        target = target.view()
+        target.setflags(write=True)
+    np.copyto(target, values, casting="unsafe")
     t._vc[0] += 1  # every view and detach()ed copy sees the new version
 
 

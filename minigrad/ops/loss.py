@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
+from ..autograd.node import _FREED, _SECOND_BACKWARD
+from ..tensor import new_tensor
+from ._short_path import edge, node
 from .arithmetic import AddScalar, DivScalar, MulScalar
 from .namespace import namespace
 from .unary import Logit, LogSigmoid, Sigmoid
+
+_grad_state = grad_mode.state
 
 
 def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -29,24 +36,51 @@ def scale(grad: np.ndarray, reduction: str, size: int) -> np.ndarray:
 
 
 class MseLoss(ArrayFunction):
-    """mean((input - target) ** 2); input and target already have the same shape."""
+    """mean((input - target) ** 2); input and target already have the same shape.
+
+    The loss of every regression, once per step: two tensors of one float dtype and
+    a reduction have an ``apply`` of its own (``_short_path``), the same node as the
+    general path's.
+    """
 
     node_name = "MseLossBackward0"
     saved_names = ("self", "target")
     n_params = 1
 
+    @classmethod
+    def apply(cls, input, target, reduction):
+        try:
+            a, t = input._data, target._data
+        except AttributeError:  # not two tensors: the general path
+            return ArrayFunction.apply.__func__(cls, input, target, reduction)
+        if not (
+            t.dtype is a.dtype
+            and a.dtype.kind == "f"
+            and a.shape == t.shape
+            and reduction != "none"
+            and type(input._vc) is list  # not an inference tensor (the general path refuses it)
+            and type(target._vc) is list
+        ):
+            return ArrayFunction.apply.__func__(cls, input, target, reduction)
+        token = quiet()
+        try:
+            out = np.asarray(mse(a, t, reduction))
+        finally:
+            loud(token)
+        if not (_grad_state.enabled and (input._requires_grad or target._requires_grad)):
+            return new_tensor(out)
+        ctx = node(cls, (edge(input), edge(target)))
+        ctx.reduction = reduction
+        ctx._saved = (a, t)  # both, so that in-place changes are caught
+        vi, vt = input._vc, target._vc
+        ctx._saved_checks = (vi, vi[0], 0, vt, vt[0], 1)
+        return new_tensor(out, ctx, True)
+
     @staticmethod
     def forward(ctx, input, target, reduction):
         ctx.save_for_backward(input, target)  # so that in-place changes are caught
-        diff = input - target
         ctx.reduction = reduction
-        if reduction == "none":
-            return diff * diff
-        flat = diff.reshape(-1)
-        total = np.dot(flat, flat)  # the sum of squares in one call: this is the hot loss
-        if reduction == "sum":
-            return total
-        return total / diff.size if diff.size else np.array(np.nan, diff.dtype)
+        return mse(input, target, reduction)
 
     @staticmethod
     def backward(ctx, grad):
@@ -59,6 +93,18 @@ class MseLoss(ArrayFunction):
             MseLossBackward.call(grad, input, target, r) if need_input else None,
             MseLossBackward.call(grad, target, input, r) if need_target else None,
         )
+
+
+def mse(input: np.ndarray, target: np.ndarray, reduction: str):
+    """The loss itself; a sum of squares is one ``np.dot`` (this is the hot loss)."""
+    diff = input - target
+    if reduction == "none":
+        return diff * diff
+    flat = diff.reshape(-1)
+    total = np.dot(flat, flat)
+    if reduction == "sum":
+        return total
+    return total / diff.size if diff.size else np.array(np.nan, diff.dtype)
 
 
 def mse_grad(grad: np.ndarray, input: np.ndarray, target: np.ndarray, reduction: str):
@@ -95,42 +141,52 @@ class NllLoss(ArrayFunction):
     ``ignore_index`` count for nothing. "mean" divides by the total weight.
 
     The loss of every classifier (``cross_entropy`` ends here), so its usual case
-    (N, C), no class weights, nothing to ignore, is one gather forward and one
-    scatter backward; ``ctx.w`` is then None, meaning a weight of 1 for each row.
+    (N, C), no class weights, every target a class, is one ``take`` forward and one
+    ``put`` backward at the same flat positions (``ctx.flat``); ``ctx.w`` is then None,
+    meaning a weight of 1 for each row. The node keeps what PyTorch's keeps
+    (``_saved_self``, ``_saved_target``, ``_saved_weight``, ``_saved_total_weight``).
     """
 
     node_name = "NllLossBackward0"
+    saved_names = ("self",)  # target, weight, total_weight: _kept_as_saved below
     n_params = 4
 
     @staticmethod
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
-        ctx.save_for_backward(log_probs)  # as PyTorch: an input of the gradient's node
-        ctx.shape, ctx.index, ctx.reduction = log_probs.shape, target, reduction
-        loss = None
-        if log_probs.ndim == 2 and weight is None and ignore_index < 0 and target.size:
-            loss = _pick(log_probs, target)
-            ctx.w, ctx.total_weight = None, log_probs.dtype.type(target.size)
-        if loss is None:
-            loss = _weighted_loss(ctx, log_probs, target, weight, ignore_index)
+        ctx.save_for_backward(log_probs)
+        shape = log_probs.shape
+        ctx.shape, ctx.target, ctx.weight = shape, target, weight
+        ctx.ignore_index, ctx.reduction, ctx.flat = ignore_index, reduction, None
+        if (
+            len(shape) == 2
+            and weight is None
+            and target.size
+            and not 0 <= ignore_index < shape[1]
+            and target.view(np.uint64).max() < shape[1]  # a negative target wraps: too large
+        ):
+            n, c = shape
+            ctx.flat = flat = target + np.arange(0, n * c, c)
+            picked = log_probs.ravel().take(flat)
+            ctx.w, ctx.total_weight = None, log_probs.dtype.type(n)
+        else:
+            picked = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
         if reduction == "none":
-            return loss
-        total = loss.sum()
-        if reduction == "sum" or ctx.w is None:
-            return total if reduction == "sum" else total / ctx.total_weight
-        with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: nan
-            return total / ctx.total_weight
+            return -picked
+        total = np.add.reduce(picked, None)  # the sum of the losses, negated below (exact)
+        return -total if reduction == "sum" else total / -ctx.total_weight  # all ignored: nan
 
     @staticmethod
     def backward(ctx, grad):
-        (log_probs,) = ctx.saved_tensors
+        log_probs = ctx.saved_tensors[0]
         op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
         return op.call(grad, log_probs, ctx)
 
 
 class NllLossBackward(ArrayFunction):
-    """nll_loss's gradient (``grad`` scattered to the target classes) as an op of its own.
+    """nll_loss's gradient (``-grad`` put at the target classes) as an op of its own.
 
-    It is linear in ``grad``: its own gradient is ``gg`` read back at the same places.
+    It is linear in ``grad``, and its own gradient is ``gg`` read back at the same
+    places: nll_loss of ``gg`` with the same targets, as PyTorch's formula says.
     """
 
     node_name = "NllLossBackwardBackward0"
@@ -138,14 +194,15 @@ class NllLossBackward(ArrayFunction):
 
     @staticmethod
     def forward(ctx, grad, log_probs, fwd):  # log_probs: an input it does not depend on
-        ctx.fwd, ctx.grad_shape = fwd, grad.shape
-        if fwd.w is None:
-            per_item = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
-        else:  # ignored targets get 0, even when the total weight is 0, as in PyTorch
-            g = -grad / fwd.total_weight if fwd.reduction == "mean" else -grad
-            per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
+        ctx.fwd = fwd
+        g = grad / -fwd.total_weight if fwd.reduction == "mean" else -grad
+        out = np.zeros(fwd.shape, grad.dtype)
+        if fwd.flat is not None:  # the usual case: one put
+            out.put(fwd.flat, g)
+            return out
+        # ignored targets get 0, even when the total weight is 0, as in PyTorch
+        per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
         shape, index = fwd.shape, fwd.index
-        out = np.zeros(shape, grad.dtype)
         if len(shape) == 2:
             out[np.arange(shape[0]), index] = per_item
         elif len(shape) == 1:
@@ -156,26 +213,17 @@ class NllLossBackward(ArrayFunction):
 
     @staticmethod
     def backward(ctx, gg):
-        xp = namespace(gg)
-        unit = NllLossBackward.forward(ctx, np.ones(ctx.grad_shape, xp.dtype(gg)), None, ctx.fwd)
-        if not ctx.grad_shape:
-            return xp.sum(gg * unit), None
-        return xp.sum(gg * unit, 1 if len(unit.shape) > 1 else 0), None
+        fwd = ctx.fwd
+        loss = NllLoss2d if fwd._function is NllLoss2d else NllLoss
+        return loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction), None
 
 
-def _pick(log_probs: np.ndarray, target: np.ndarray) -> np.ndarray | None:
-    """``-log_probs[i, target[i]]`` for (N, C) ``log_probs``, or None if a target is no class
-    (the general path then says which, in PyTorch's words)."""
-    if target.min() < 0:
-        return None
-    try:
-        return -log_probs[np.arange(target.size), target]
-    except IndexError:  # a target >= C
-        return None
+def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
+    """The general case: class weights, ignored targets, any number of dimensions.
 
-
-def _weighted_loss(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
-    """The general case: class weights, ignored targets, any number of dimensions."""
+    Returns ``log_probs`` at the targets times their weights (0 where ignored), and
+    leaves the weights and their total on ``ctx``.
+    """
     classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
     keep = target != ignore_index
     bad = keep & ((target < 0) | (target >= classes))
@@ -187,7 +235,7 @@ def _weighted_loss(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
     logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
     picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
     ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
-    return -picked * w
+    return picked * w
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -198,6 +246,31 @@ class NllLoss2d(NllLoss):
     """The same loss on (N, C, H, W) inputs, under PyTorch's name for it."""
 
     node_name = "NllLoss2DBackward0"
+
+
+def _kept_as_saved(attribute: str) -> property:
+    """``grad_fn._saved_target``, ``_saved_weight``, ``_saved_total_weight``: what PyTorch's
+    node saves beside ``self``. minigrad keeps them as settings of the node (nothing to
+    watch for in-place changes, nothing to record per call); read back as Tensors, and
+    gone with the rest once backward has freed the graph."""
+
+    def get(node):
+        if node._saved is _FREED:
+            raise RuntimeError(_SECOND_BACKWARD)
+        value = getattr(node, attribute)
+        if value is None:
+            return None
+        value = np.asarray(value)
+        if attribute == "total_weight" and node.reduction == "none":
+            value = np.zeros((), value.dtype)  # PyTorch adds up no total for "none": 0
+        return new_tensor(value)
+
+    return property(get)
+
+
+for _node in (NllLoss._Node, NllLoss2d._Node):
+    for _name in ("target", "weight", "total_weight"):
+        setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))
 
 
 class BinaryCrossEntropy(ArrayFunction):

@@ -101,7 +101,9 @@ class Mean(ArrayFunction):
         if a.dtype.kind != "f":
             _check_floating(a, "mean")
         ctx.shape, ctx.size = a.shape, a.size
-        return np.add.reduce(a, axis=None) / a.size if a.size else np.array(np.nan, a.dtype)
+        if not a.size:
+            return np.array(np.nan, a.dtype)
+        return np.asarray(np.add.reduce(a, axis=None) / a.size)  # a 0-d array, not a scalar
 
     @staticmethod
     def backward(ctx, grad):
@@ -191,6 +193,7 @@ class ExtremeDim(ArrayFunction):
         values = np.take_along_axis(a, index, axis) if a.ndim else a.copy()
         ctx.shape, ctx.axis, ctx.index, ctx.keepdim = a.shape, axis, index, keepdim
         ctx.indices = index if keepdim or not a.ndim else np.squeeze(index, axis)
+        ctx.save_for_backward(index)  # PyTorch saves the indices: a second backward raises
         return values if keepdim or not a.ndim else np.squeeze(values, axis)
 
     @staticmethod
@@ -296,7 +299,7 @@ class Softmax(ArrayFunction):
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
-        e = np.exp(a - a.max(axis=axis, keepdims=True))
+        e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(out)
         ctx.axis = axis
@@ -343,7 +346,7 @@ class LogSoftmax(ArrayFunction):
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
-        out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
+        out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
         out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
         ctx.save_for_backward(out)
         ctx.axis = axis
@@ -365,7 +368,7 @@ class LogSoftmaxBackward(ArrayFunction):
     def forward(ctx, grad, out, axis):
         ctx.save_for_backward(grad, out)
         ctx.axis = axis
-        return grad - np.exp(out) * grad.sum(axis=axis, keepdims=True)
+        return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
 
     @staticmethod
     def backward(ctx, gg):

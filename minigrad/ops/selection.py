@@ -10,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
+from ..autograd.multi_function import MultiArrayFunction, zeros_for
+from ..tensor import Tensor, wrap_dim
+from . import indexing as I
 from .arithmetic import MaskedFill as ZeroWhere
-from .indexing import Slice
+from .indexing import Slice  # noqa: F401 - narrow() is SEL.Slice
 from .namespace import namespace
 
 
@@ -51,6 +53,7 @@ class Gather(ArrayFunction):
                 f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
             )
         ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
+        ctx.save_for_backward(index)  # PyTorch saves it: a second backward raises
         if a.ndim == 0:  # a 0-d tensor: every index (0 or -1) reads its one value
             ctx.where = None
             return np.broadcast_to(a, index.shape).copy()
@@ -133,6 +136,7 @@ class MaskedFill(ArrayFunction):
     def forward(ctx, a, mask, value):
         _check_mask(mask)
         ctx.shape, ctx.mask = a.shape, mask
+        ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
         return np.where(mask, np.asarray(value).astype(a.dtype), a)
 
     @staticmethod
@@ -155,6 +159,7 @@ class MaskedFillTensor(ArrayFunction):
                 f"{value.ndim} dimension(s)."
             )
         ctx.shape, ctx.mask = a.shape, mask
+        ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
         return np.where(mask, value.astype(a.dtype), a)
 
     @staticmethod
@@ -244,18 +249,36 @@ class Repeat(ArrayFunction):
         return xp.sum(xp.reshape(grad, tuple(split)), tuple(copies))
 
 
-class SplitPart(Slice):
-    """One part of ``split(size)`` or ``chunk(n)``: a view, as a slice is.
+class Split(MultiArrayFunction):
+    """``split(size)`` and ``chunk(n)``: one node, one output (a view) per part.
 
-    PyTorch makes one SplitBackward0 node with an output per part; minigrad's nodes have one
-    output, so each part gets its own node of that name (as ``unbind`` does).
+    Its backward concatenates the parts' gradients, zeros for those that got none (under
+    ``create_graph`` a CatBackward0 with None edges for them, as PyTorch's).
     """
 
     node_name = "SplitBackward0"
+    n_params = 2
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim, sizes):
+        ctx.axis, ctx.shapes = dim, [a.shape[:dim] + (n,) + a.shape[dim + 1 :] for n in sizes]
+        key, parts, start = (slice(None),) * dim, [], 0
+        for n in sizes:
+            parts.append(a[key + (slice(start, start + n),)])
+            start += n
+        return tuple(parts)
+
+    @staticmethod
+    def backward(ctx, grads):
+        grads = zeros_for(grads, ctx.shapes)
+        if isinstance(grads[0], Tensor):
+            return I.Cat.apply(*grads, ctx.axis)
+        return np.concatenate(grads, axis=ctx.axis)
 
 
-class SplitWithSizesPart(Slice):
-    """One part of ``split([sizes])``."""
+class SplitWithSizes(Split):
+    """``split([sizes])``."""
 
     node_name = "SplitWithSizesBackward0"
 

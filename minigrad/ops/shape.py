@@ -17,7 +17,30 @@ from .namespace import namespace
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
-    """Resolve one ``-1`` in ``shape`` and check the element count, with PyTorch's words."""
+    """Resolve one ``-1`` in ``shape`` and check the element count, with PyTorch's words.
+
+    The usual shape (Python ints, at most one -1, the right count) in one loop; anything
+    else goes the long way, which also says what is wrong.
+    """
+    if type(shape) is tuple:
+        known, unknown = 1, -1
+        for i, s in enumerate(shape):
+            if type(s) is not int or s < 0:
+                if s != -1 or unknown >= 0 or type(s) is not int:
+                    break
+                unknown = i
+            else:
+                known *= s
+        else:
+            if unknown < 0:
+                if known == numel:
+                    return shape
+            elif known and not numel % known:
+                return shape[:unknown] + (numel // known,) + shape[unknown + 1 :]
+    return _infer_shape_checked(shape, numel)
+
+
+def _infer_shape_checked(shape: tuple, numel: int) -> tuple[int, ...]:
     shape = tuple(int(s) for s in shape)
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1:

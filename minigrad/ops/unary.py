@@ -103,6 +103,12 @@ class Sgn(Sign):
 
     node_name = "SgnBackward0"
 
+    @staticmethod
+    def forward(ctx, a):
+        out = Sign.forward(ctx, a)
+        ctx.save_for_backward(a, out)  # PyTorch's formula (for complex numbers) reads both
+        return out
+
 
 class Sin(ArrayFunction):
     node_name = "SinBackward0"

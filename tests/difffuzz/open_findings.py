@@ -27,10 +27,6 @@ OPEN: tuple[Open, ...] = (
         r"^raises @ (wrong_|autograd_|backward|gradient|grad:|retain|zero_)|^kind @ grad$",
     ),
     Open(
-        "A8 in-place checks on views",
-        r"(written-|is a view and is being modified|multiple indices)",
-    ),
-    Open(
         "A9 errors on wrong arguments",
         r"^(raises|missing-raises) @ (size|unbind\w*|view|\w+_fn|linear\w*|clamp_|bool_py"
         r"|argm(in|ax)\w*|remainder|bce\w*|sign|(log_)?softmax\w*|iadd|imul_scalar|expand"

@@ -1,0 +1,40 @@
+"""What the short ``apply`` of the hottest ops (Linear's addmm, mse_loss) share.
+
+``ArrayFunction.apply`` serves every op: it loops over the arguments, asks the op
+which saved values each gradient needs and matches every saved value to an input.
+A training step runs Linear's addmm once per layer and its loss once, always on a
+few tensors of one dtype; their own ``apply`` checks that this is the case (else it
+takes the general path, with its errors) and records the same node directly: the
+same edges, saved values and versions (``tests/test_nn_fast_paths.py`` compares the
+two nodes).
+"""
+
+from __future__ import annotations
+
+from ..autograd import anomaly_mode
+from ..autograd.node import BackwardNode, Node, accumulator_of, sequence
+from ..autograd.views import view_history
+from ..tensor import Tensor
+
+__all__ = ["edge", "node", "NOT_KEPT"]
+
+NOT_KEPT = (None, -1, 0)  # the version check of a saved slot no gradient needs (saved_when)
+_anomaly = anomaly_mode.state
+
+
+def edge(x: Tensor) -> Node | None:
+    """Where the gradient of input ``x`` goes (None: nowhere), as the general apply finds it."""
+    if not x._requires_grad:
+        return None
+    fn = x._grad_fn if x._base is None else view_history(x)
+    return fn if fn is not None else x._accumulator or accumulator_of(x)
+
+
+def node(cls: type, nexts: tuple) -> BackwardNode:
+    """A new node of ``cls`` with its edges, in creation order (as the general apply makes it)."""
+    ctx = cls._Node()
+    ctx._next = nexts
+    ctx._seq = next(sequence)
+    if _anomaly.enabled:
+        anomaly_mode.remember_forward(ctx)
+    return ctx

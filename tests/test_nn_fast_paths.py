@@ -1,0 +1,165 @@
+"""The short paths of a training step (Linear's addmm, its backward, Sequential) change nothing.
+
+``Addmm.apply`` has a path of its own for three tensors of one float dtype and a 1-d bias;
+its node must be the general path's node (edges, saved values, their versions), and its
+values and gradients PyTorch's. The bias gradient may be summed by einsum, which must give
+``sum_to_shape``'s bits; a layer of one output takes its input's gradient as an outer
+product, which must give matmul's bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import minigrad as mg
+from minigrad.autograd.function import ArrayFunction
+from minigrad.autograd.node import sum_to_shape
+from minigrad.ops import linalg as L
+from minigrad.ops import loss as LO
+from minigrad.ops import shape as S
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def layer(draw):
+    rows = draw(st.sampled_from([1, 2, 7, 64, 100]))
+    n_in = draw(st.integers(1, 5))
+    n_out = draw(st.sampled_from([1, 2, 16, 65]))
+    dtype = draw(st.sampled_from([np.float32, np.float64]))
+    needs = draw(st.tuples(st.booleans(), st.booleans(), st.booleans()))
+    seed = draw(st.integers(0, 2**16))
+    return rows, n_in, n_out, dtype, needs, seed
+
+
+def _arrays(rows, n_in, n_out, dtype, seed):
+    rng = np.random.default_rng(seed)
+    return (
+        rng.normal(size=(rows, n_in)).astype(dtype),
+        rng.normal(size=(n_out, n_in)).astype(dtype),
+        rng.normal(size=n_out).astype(dtype),
+    )
+
+
+@SETTINGS
+@given(case=layer())
+def test_linear_as_pytorch(case, torch):
+    rows, n_in, n_out, dtype, needs, seed = case
+    arrays = _arrays(rows, n_in, n_out, dtype, seed)
+
+    def run(lib):
+        x, w, b = (lib.tensor(a, requires_grad=r) for a, r in zip(arrays, needs, strict=True))
+        out = lib.nn.functional.linear(x, w, b)
+        if out.requires_grad:
+            out.backward(lib.ones_like(out))
+        grads = [None if t.grad is None else t.grad.numpy() for t in (x, w, b)]
+        return out.detach().numpy(), grads, out.grad_fn is None
+
+    ours, theirs = run(mg), run(torch)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5, atol=1e-5)
+    for g, h in zip(ours[1], theirs[1], strict=True):
+        assert (g is None) == (h is None)
+        if g is not None:
+            np.testing.assert_allclose(g, h, rtol=1e-5, atol=1e-4)
+    assert ours[2] == theirs[2]
+
+
+@SETTINGS
+@given(case=layer())
+def test_addmm_short_path_records_the_general_node(case):
+    rows, n_in, n_out, dtype, needs, seed = case
+    arrays = _arrays(rows, n_in, n_out, dtype, seed)
+    x, w, b = (mg.tensor(a, requires_grad=r) for a, r in zip(arrays, needs, strict=True))
+    w_t = S.T.apply(w)
+    fast = L.Addmm.apply(b, x, w_t)
+    general = ArrayFunction.apply.__func__(L.Addmm, b, x, w_t)
+    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
+    assert fast.requires_grad == general.requires_grad
+    if general.grad_fn is None:
+        assert fast.grad_fn is None
+        return
+    f, g = fast.grad_fn, general.grad_fn
+    assert type(f) is type(g)
+    assert f._next == g._next
+    assert f._saved_checks == g._saved_checks
+    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
+    assert (f.bias_shape, f.layout) == (g.bias_shape, g.layout)
+    upstream = np.random.default_rng(seed).normal(size=(rows, n_out)).astype(dtype)
+    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_array_equal(ours, theirs)
+
+
+def test_addmm_short_path_catches_in_place_changes():
+    x = mg.ones(3, 2, requires_grad=True)
+    w = mg.ones(4, 2, requires_grad=True)
+    out = mg.nn.functional.linear(x, w, mg.zeros(4))
+    with mg.no_grad():
+        w.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.sum().backward()
+
+
+@SETTINGS
+@given(rows=st.integers(1, 200), cols=st.integers(1, 80), seed=st.integers(0, 2**16))
+def test_bias_gradient_has_sum_to_shape_bits(rows, cols, seed):
+    grad = np.random.default_rng(seed).normal(size=(rows, cols)).astype(np.float32)
+    np.testing.assert_array_equal(L._sum_rows(grad, (cols,)), sum_to_shape(grad, (cols,)))
+
+
+@SETTINGS
+@given(rows=st.integers(1, 200), cols=st.integers(1, 40), seed=st.integers(0, 2**16))
+def test_one_output_gradient_has_matmul_bits(rows, cols, seed):
+    rng = np.random.default_rng(seed)
+    grad = rng.normal(size=(rows, 1)).astype(np.float32)
+    weight_t = rng.normal(size=(1, cols)).astype(np.float32).T  # (cols, 1), column-major
+    ours, _ = L.mm_grads(grad, None, weight_t, True, False, (False, True))
+    np.testing.assert_array_equal(ours, grad @ weight_t.T)
+
+
+def test_sequential_calls_a_module_that_overrides_call():
+    class Doubled(mg.nn.Module):
+        def forward(self, x):
+            return x
+
+        def __call__(self, x):
+            return self.forward(x) * 2
+
+    model = mg.nn.Sequential(Doubled(), mg.nn.ReLU())
+    assert model(mg.ones(2)).tolist() == [2.0, 2.0]
+
+
+@SETTINGS
+@given(
+    shape=st.sampled_from([(), (1,), (5,), (100, 1), (3, 4)]),
+    dtype=st.sampled_from([np.float32, np.float64]),
+    needs=st.tuples(st.booleans(), st.booleans()),
+    same=st.booleans(),
+    reduction=st.sampled_from(["mean", "sum", "none"]),
+    seed=st.integers(0, 2**16),
+)
+def test_mse_loss_short_path_records_the_general_node(shape, dtype, needs, same, reduction, seed):
+    rng = np.random.default_rng(seed)
+    x = mg.tensor(rng.normal(size=shape).astype(dtype), requires_grad=needs[0])
+    y = x if same else mg.tensor(rng.normal(size=shape).astype(dtype), requires_grad=needs[1])
+    fast = LO.MseLoss.apply(x, y, reduction)
+    general = ArrayFunction.apply.__func__(LO.MseLoss, x, y, reduction)
+    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
+    assert fast.dtype == general.dtype and fast.shape == general.shape
+    if general.grad_fn is None:
+        assert fast.grad_fn is None
+        return
+    f, g = fast.grad_fn, general.grad_fn
+    assert type(f) is type(g)
+    assert f._next == g._next
+    assert f._saved_checks == g._saved_checks
+    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
+    upstream = np.asarray(rng.normal(size=general.shape).astype(dtype))
+    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_array_equal(ours, theirs)

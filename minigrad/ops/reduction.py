@@ -252,7 +252,8 @@ def var_backward(grad, a, ctx):
     if (ctx.all_dims or not ctx.shape) and ctx.denominator <= 0:
         # no degree of freedom left: PyTorch's grad * where(a == a.mean(), nan, inf)
         values = xp.data(a)  # where() of two numbers: the default dtype, then cast back
-        fill = np.where(values == values.mean(), np.nan, np.inf).astype(get_default_dtype().numpy)
+        mean = values.sum() / max(values.size, 1)  # (no numpy warning when empty)
+        fill = np.where(values == mean, np.nan, np.inf).astype(get_default_dtype().numpy)
         out = grad * xp.constant(fill)
         return out if xp.dtype(out) == values.dtype else xp.astype(out, values.dtype)
     if ctx.all_dims:

@@ -199,6 +199,95 @@ FUZZ_FINDINGS: dict[str, str] = {
     "mean_to_an_integer_dtype": """
         T.ones(2).mean(dtype=T.int64)
     """,
+    # N1, G1: x[index] = v in PyTorch's steps: a view for the basic part of the index, then
+    # copy_ (fill_ for a 0-d value, after a view and an expand for another shape) or index_put_
+    "setitem_records_the_op_it_runs": """
+        x = T.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+        v = T.tensor([7., 8., 9.], requires_grad=True)
+        s = T.tensor(10., requires_grad=True)
+        w = T.ones(1, 1, 3, requires_grad=True)
+        cases = [
+            (0, v), (0, 2.), (0, s), (0, w), (..., v), (..., 2.), (slice(None), s), ((), v),
+            ((slice(None), 1), T.ones(1, 2, requires_grad=True)), ([1, 0], 5.), ([1], w),
+            (x > 3, s), (x > 3, 0.5), ((0, [2, 0]), v[:2]), ((slice(None), 1), 3),
+            (None, v), (True, 2.), (T.tensor(1), v), ((0, slice(-3, None)), s),
+        ]
+        for index, value in cases:
+            y = x * 1
+            y[index] = value
+            show(y)
+            graph(y)
+            (y * T.arange(6.).reshape(2, 3)).sum().backward()
+            show(x.grad, v.grad, s.grad, w.grad)
+    """,
+    "setitem_of_a_zero_dim_tensor": """
+        a = T.tensor(2., requires_grad=True)
+        for index, value in (((), 3.), ((), a * 5), (..., 3.), (None, 4.), (a > 0, 5.), (True, a)):
+            y = a * 1
+            y[index] = value
+            show(y)
+            graph(y)
+            y.backward(retain_graph=True)
+            show(a.grad)
+    """,
+    "setitem_into_integers": """
+        g = T.tensor(-2., requires_grad=True)
+        for index in ((), None, 0, ...):
+            t = T.tensor([3, 4]) if index == 0 else T.tensor(3)
+            t[index] = g
+            show(t)
+        show(T.zeros(3, dtype=T.bool).copy_(T.ones(3, requires_grad=True)))
+        x = T.ones(3, requires_grad=True) * 1
+        x[False] = T.ones(5)
+        show(x)
+    """,
+    "setitem_leaf_errors": """
+        x = T.ones(3, requires_grad=True)
+        for index in (0, ..., slice(None), [0], x > 0):
+            try:
+                x[index] = 1.
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    "index_put_needs_one_dtype": """
+        x = T.ones(3) * 1
+        x[[0]] = T.tensor([1.], dtype=T.float64)
+    """,
+    "index_put_shape_without_leading_ones": """
+        x = T.ones(3) * 1
+        x[[0]] = T.ones(1, 1, 2)
+    """,
+    "setitem_under_create_graph": """
+        x = T.tensor([1., 2., 3.], requires_grad=True)
+        y = x * x
+        y[1] = x[0] * 3
+        y[[2]] = x[1:2] ** 3
+        g, = T.autograd.grad(y.sum(), x, create_graph=True)
+        show(g)
+        g.sum().backward()
+        show(x.grad)
+    """,
+    # G1: x[True] and a 0-d mask are an Unsqueeze, then the index [0] (PyTorch's applySlicing);
+    # a slice written as the whole dim is skipped, -n: is not
+    "indexing_with_a_zero_dim_bool": """
+        a = T.tensor(2., requires_grad=True)
+        m = T.ones(2, 3, requires_grad=True)
+        for y in (a[a > 0], a[a < 0], a[True], m[T.tensor(True), 1], m[:, -3:][False], m[0, 0:],
+                  m[1, -3:], m[:, 0:10], m[0:2, 0:3:1], m[None, True]):
+            show(y)
+            graph(y)
+    """,
+    # A8: writes through a view of a base that changed in place add up where the view repeats
+    "expanded_view_of_a_base_changed_in_place": """
+        l = T.ones(1, requires_grad=True)
+        x = l * 1
+        v = x.expand(3)
+        x.mul_(2)
+        y = v * 1
+        graph(y)
+        y.sum().backward()
+        show(l.grad)
+    """,
     # A7: a second backward raises exactly where PyTorch's node saved a tensor (a mask, indices,
     # the divisor of a rounded division, sgn's input), not where it saved only sizes or numbers
     "backward_twice_through_nodes_that_saved_a_tensor": """

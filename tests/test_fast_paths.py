@@ -219,3 +219,51 @@ def test_infer_shape_short_path_as_the_checked_one(shape, numel):
     assert _outcome(lambda: infer_shape(tuple(shape), numel)) == _outcome(
         lambda: _infer_shape_checked(tuple(shape), numel)
     )
+
+
+@SETTINGS
+@given(case=classification(), requires=st.booleans(), dtype=st.sampled_from(["f4", "f8"]))
+def test_cross_entropy_short_paths_record_the_general_nodes(case, requires, dtype):
+    """LogSoftmax's and NllLoss's own ``apply`` record what the general ``apply`` records:
+    the same values, edges, saved values and versions, and the same gradients."""
+    from minigrad.autograd.function import ArrayFunction
+    from minigrad.ops import loss as LO
+    from minigrad.ops import reduction as R
+
+    n, c, ignore, target, seed, weighted, reduction = case
+    rng = np.random.default_rng(seed)
+    x = mg.tensor(rng.normal(size=(n, c)).astype(dtype), requires_grad=requires)
+    w = rng.uniform(0.5, 2.0, c).astype(dtype) if weighted else None
+    general = ArrayFunction.apply.__func__
+    pairs = [(R.LogSoftmax.apply(x, 1), general(R.LogSoftmax, x, 1))]
+    log_probs = pairs[0][0]
+    args = (log_probs, target, w, ignore, reduction)
+    fast, slow = (
+        _outcome(lambda: LO.NllLoss.apply(*args)),
+        _outcome(lambda: general(LO.NllLoss, *args)),
+    )
+    assert fast[1] == slow[1]
+    if fast[0] is not None:
+        pairs.append((fast[0], slow[0]))
+    for ours, theirs in pairs:
+        np.testing.assert_array_equal(ours.detach().numpy(), theirs.detach().numpy())
+        assert ours.requires_grad == theirs.requires_grad
+        if theirs.grad_fn is None:
+            assert ours.grad_fn is None
+            continue
+        f, g = ours.grad_fn, theirs.grad_fn
+        assert type(f) is type(g) and f._next == g._next
+        assert f._saved_checks[1:] == g._saved_checks[1:]  # the output's counter is its own
+        upstream = np.ones(ours.shape, dtype)
+        for a, b in zip(f._run(upstream), g._run(upstream), strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_cross_entropy_short_paths_catch_in_place_changes():
+    x = mg.ones(3, 2, requires_grad=True)
+    log_probs = x.log_softmax(1)
+    loss = mg.nn.functional.nll_loss(log_probs, mg.tensor([0, 1, 1]))
+    with mg.no_grad():
+        log_probs.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()

@@ -20,6 +20,7 @@ from minigrad.autograd.node import sum_to_shape
 from minigrad.ops import linalg as L
 from minigrad.ops import loss as LO
 from minigrad.ops import shape as S
+from minigrad.ops import unary as U
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -163,3 +164,30 @@ def test_mse_loss_short_path_records_the_general_node(shape, dtype, needs, same,
         assert (ours is None) == (theirs is None)
         if ours is not None:
             np.testing.assert_array_equal(ours, theirs)
+
+
+@SETTINGS
+@given(
+    values=st.lists(
+        st.sampled_from([0.0, -0.0, 1.5, -2.0, np.nan, np.inf, -np.inf, 1e-40]), min_size=1
+    ),
+    dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+    needs=st.booleans(),
+    scalar=st.booleans(),
+)
+def test_relu_short_path_records_the_general_node(values, dtype, needs, scalar):
+    values = values[:1] if scalar else values
+    x = mg.tensor(np.array(values[0] if scalar else values, dtype), requires_grad=needs)
+    fast = U.Relu.apply(x)
+    general = ArrayFunction.apply.__func__(U.Relu, x)
+    assert fast.detach().numpy().tobytes() == general.detach().numpy().tobytes()
+    assert fast.dtype == general.dtype
+    if general.grad_fn is None:
+        assert fast.grad_fn is None
+        return
+    f, g = fast.grad_fn, general.grad_fn
+    assert f._next == g._next
+    assert f._saved_checks[1:] == g._saved_checks[1:]
+    assert f._saved_checks[0] is fast._vc and g._saved_checks[0] is general._vc
+    upstream = np.array(values[0] if scalar else values[::-1], dtype)
+    assert f._run(upstream)[0].tobytes() == g._run(upstream)[0].tobytes()

@@ -186,11 +186,12 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
 
 
 def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
-    """``_run`` for the everyday ``loss.backward()``: one root, arrays, nobody watching.
+    """``_run`` for the everyday ``loss.backward()``: one root, arrays, no anomaly mode.
 
-    The same walk in the same order, without the tests for what is not there (observers,
-    anomaly mode, ``autograd.grad``'s capture, ``create_graph``, several roots): a small
-    model's backward is mostly per-node cost, and every node would pay for each test.
+    The same walk in the same order, without the tests for what is not there (anomaly
+    mode, ``autograd.grad``'s capture, ``create_graph``, several roots): a small model's
+    backward is mostly per-node cost, and every node would pay for each test. Observers
+    (an open graph view) are served here too, so that watching costs only the watcher.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     deps: dict[Node, int] = {}  # _count_dependencies for one root, which nothing reaches
@@ -205,6 +206,9 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     stack.append(fn)
     buffers: dict[Node, np.ndarray] = {}
     ready = [(0, root)]
+    watchers = tuple(observers)
+    for w in watchers:
+        w.on_backward_begin([root])
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         grad = seed
@@ -220,6 +224,12 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 outs = node._run(grad)
                 if not retain_graph and node._saved is not None:
                     node._saved = _FREED  # what forward saved is gone: a second pass must fail
+            if watchers and node._owner is None:  # arrays already: seen as they are
+                seen = grad if type(grad) is not Gradients else _array(grad)
+                outs = outs if type(outs) is tuple else tuple(outs)
+                for w in watchers:
+                    w.on_node(node, seen, outs)
+                seen = None
             for fn, g in zip(node._next, outs):
                 if fn is None:
                     continue
@@ -237,6 +247,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 break
     finally:
         loud(token)
+        for w in watchers:
+            w.on_backward_end()
 
 
 def _array(g):
@@ -311,7 +323,7 @@ def tensor_backward(
         seed = np.array(1, data.dtype)  # np.ones costs five times more on this hot path
         if data.ndim:
             seed = seed.reshape(data.shape)
-        if observers or anomaly.enabled:
+        if anomaly.enabled:
             run_backward(((t._grad_fn, seed),), bool(retain_graph))
         else:
             _run_plain(t._grad_fn, seed, bool(retain_graph))

@@ -350,15 +350,20 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
             f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
             f"Tensor, not {type(a).__name__}"
         ) from None
-    token = quiet()
-    try:
+    if cls.is_view:  # a view computes nothing: numpy has nothing to warn about
         out = cls.forward(ctx, data, *params)
-        if type(out) is not _ndarray:
+        if type(out) is not _ndarray:  # x[0] of a vector: numpy gives a scalar
             out = _as_array(ctx, out)
-        if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
-            out = out.astype(get_default_dtype().numpy)
-    finally:
-        loud(token)
+    else:
+        token = quiet()
+        try:
+            out = cls.forward(ctx, data, *params)
+            if type(out) is not _ndarray:
+                out = _as_array(ctx, out)
+            if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
+                out = out.astype(get_default_dtype().numpy)
+        finally:
+            loud(token)
     requires = a._requires_grad and _grad_state.enabled
     result = new_tensor(out, ctx if requires else None, requires)
     if cls.is_view:  # same memory as ``a``: same version counter
@@ -372,8 +377,13 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     ctx._seq = next(sequence)
     if _anomaly.enabled:
         anomaly_mode.remember_forward(ctx)
-    if ctx._saved is not None:
-        ctx._record_versions((a,), (data,), result)
+    saved = ctx._saved
+    if saved is not None:
+        if len(saved) == 1 and saved[0] is out and out is not data:  # the result (relu, exp)
+            vc = result._vc
+            ctx._saved_checks = (vc, vc[0], -1)
+        else:
+            ctx._record_versions((a,), (data,), result)
     return result
 
 

@@ -19,6 +19,8 @@ memory layout: which element of the base each element of the view lies on.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..tensor import Tensor, new_tensor
@@ -36,8 +38,9 @@ def _byte_offsets(array: np.ndarray) -> np.ndarray:
     return offsets
 
 
-def view_key(base: np.ndarray, view: np.ndarray) -> tuple[np.ndarray, ...]:
-    """An index into ``base`` that picks, in order, the elements ``view`` shares with it."""
+def view_key(base: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """Where each element of ``view`` lies in ``base``: an array of ``view``'s shape that
+    indexes ``base.reshape(-1)`` (one form for every base, a 0-d one too)."""
     start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
     in_base = _byte_offsets(base).ravel()
     order = np.argsort(in_base, kind="stable")
@@ -46,28 +49,40 @@ def view_key(base: np.ndarray, view: np.ndarray) -> tuple[np.ndarray, ...]:
     flat = order[found] if in_base.size else found
     if in_base.size == 0 and wanted.size or not np.array_equal(in_base[flat], wanted):
         raise RuntimeError("an in-place change to a view that does not share its base's memory")
-    return np.unravel_index(flat.reshape(view.shape), base.shape)
+    return flat.reshape(view.shape)
 
 
 class AsStridedBackward0(Node):
-    """A view's history read from its base: the region ``key`` of the base."""
+    """A view's history read from its base: the elements ``key`` of the flat base.
+
+    An expanded view reads some elements several times, and their gradients add up.
+    """
 
     __module__ = "builtins"  # prints bare, like the nodes of the built-in ops
 
-    def __init__(self, base: Tensor, key: tuple) -> None:
+    def __init__(self, base: Tensor, key: np.ndarray) -> None:
         self.shape, self.key = base._data.shape, key
+        self.overlaps = np.unique(key).size < key.size
         self._next = (node_of(base),)
         self._seq = next(sequence)
 
     def _run(self, grad: np.ndarray) -> tuple:
-        full = np.zeros(self.shape, dtype=grad.dtype)
-        full[self.key] = grad
-        return (full,)
+        full = np.zeros(math.prod(self.shape), dtype=grad.dtype)
+        if self.overlaps:
+            np.add.at(full, self.key.reshape(-1), grad.reshape(-1))
+        else:
+            full[self.key] = grad
+        return (full.reshape(self.shape),)
 
     def _run_graph(self, grad: Tensor) -> tuple:
-        full = new_tensor(np.zeros(self.shape, grad._data.dtype))  # written by a recorded setitem
+        size = math.prod(self.shape)
+        if self.overlaps:  # the sum of the repeats, as a product a second backward can follow
+            picks = np.zeros((size, self.key.size), dtype=grad._data.dtype)
+            picks[self.key.reshape(-1), np.arange(self.key.size)] = 1
+            return ((new_tensor(picks) @ grad.reshape(-1)).reshape(self.shape),)
+        full = new_tensor(np.zeros(size, grad._data.dtype))  # written by a recorded setitem
         full[self.key] = grad
-        return (full,)
+        return (full.reshape(self.shape),)
 
 
 class CopySlices(Node):
@@ -75,13 +90,13 @@ class CopySlices(Node):
 
     Its edges are the base's old history, then the op's other inputs. Backward
     passes the base's gradient through unchanged outside the view's region, and
-    runs the op's own backward (``fn``) on the region.
+    runs the op's own backward (``fn``) on the region (``key`` into the flat base).
     """
 
     __module__ = "builtins"  # prints as <CopySlices object at ...>, like PyTorch's C++ node
     _namespace = "minigrad::autograd::"
 
-    def __init__(self, base: Tensor, fn: Node, key: tuple) -> None:
+    def __init__(self, base: Tensor, fn: Node, key: np.ndarray) -> None:
         self.fn, self.key = fn, key
         self._next = (node_of(base), *fn._next[1:])
         self._seq = next(sequence)
@@ -95,15 +110,17 @@ class CopySlices(Node):
         self.fn._saved = value
 
     def _run(self, grad: np.ndarray) -> tuple:
-        result = np.array(grad)  # a copy, and an array even if grad is a 0-d numpy scalar
-        grads = self.fn._run(result[self.key])
-        result[self.key] = 0 if grads[0] is None else grads[0]
+        result = np.array(grad, order="C")  # a copy (grad may be a numpy scalar); ``flat`` is
+        flat = result.reshape(-1)  # a view of it
+        grads = self.fn._run(flat[self.key])
+        flat[self.key] = 0 if grads[0] is None else grads[0]
         return (result, *grads[1:])
 
     def _run_graph(self, grad: Tensor) -> tuple:
-        result = new_tensor(np.empty_like(grad._data)).copy_(grad)  # CopyBackwards, as PyTorch
-        grads = self.fn._run_graph(grad[self.key])
-        result[self.key] = 0 if grads[0] is None else grads[0]
+        result = new_tensor(np.empty(grad._data.shape, grad._data.dtype)).copy_(grad)
+        flat = result.view(-1)  # CopyBackwards, then writes through a view, as PyTorch
+        grads = self.fn._run_graph(flat[self.key])
+        flat[self.key] = 0 if grads[0] is None else grads[0]
         return (result, *grads[1:])
 
 

@@ -256,8 +256,10 @@ def _is_basic(part) -> bool:
     )
 
 
-def _full(p: slice, size: int) -> bool:
-    return p.indices(size) == (0, size, 1)
+def _whole(p: slice, size: int) -> bool:
+    """PyTorch skips a slice written as the whole dim (``:``, ``0:``, ``0:n``, ``::1``); one
+    that only comes out whole (``-n:``) is still recorded."""
+    return p.start in (None, 0) and (p.stop is None or p.stop >= size) and p.step in (None, 1)
 
 
 def getitem(t: Tensor, index) -> Tensor:
@@ -276,6 +278,20 @@ def getitem(t: Tensor, index) -> Tensor:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         _check_step(index)
         return Slice.apply(t, 0, index)
+    result, rest = apply_slicing(t, index)
+    if rest is not None:
+        return Index.apply(result, index_key(rest, result._data.shape))
+    if result is t:  # x[...] or x[:, :]: still a new view, as in PyTorch
+        result = Alias.apply(t)
+    return result
+
+
+def apply_slicing(t: Tensor, index) -> tuple[Tensor, list | None]:
+    """PyTorch's ``applySlicing``, shared by ``t[index]`` and ``t[index] = v``: the basic parts
+    of ``index`` as views of ``t`` (a slice over a whole dim is skipped: the view may be ``t``
+    itself), and what is left for advanced indexing, one entry per remaining dim (None when
+    nothing is). A 0-d bool (``x[True]``, ``x[x > 0]`` of a 0-d ``x``) is an Unsqueeze, then
+    the index ``[0]`` (``[]`` for False) into the new dim."""
     parts = index if isinstance(index, tuple) else (index,)
     if any(isinstance(p, Tensor) and p._data.ndim == 0 for p in parts):
         parts = tuple(_as_int(p) for p in parts)  # x[tensor(1)] is x[1], a view (PyTorch)
@@ -300,22 +316,22 @@ def getitem(t: Tensor, index) -> Tensor:
             dim += 1
         elif type(p) is slice:
             _check_step(p)
-            if not _full(p, result._data.shape[dim]):
+            if not _whole(p, result._data.shape[dim]):
                 result = Slice.apply(result, dim, p)
             rest.append(slice(None))
             dim, real = dim + 1, real + 1
         elif isinstance(p, (int, np.integer)) and not isinstance(p, (bool, np.bool_)):
             result = _select(result, dim, real, int(p))
             real += 1
+        elif isinstance(p, np.ndarray) and p.dtype == np.bool_ and p.ndim == 0:
+            result = Unsqueeze.apply(result, dim)
+            rest.append(np.zeros(1 if p else 0, dtype=np.int64))
+            dim += 1
         else:  # a tensor, list or mask: left for Index
             width = p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
             rest.append(p)
             dim, real = dim + width, real + width
-    if advanced:
-        return Index.apply(result, _index_key(rest, result._data.shape))
-    if result is t:  # x[...] or x[:, :]: still a new view, as in PyTorch
-        result = Alias.apply(t)
-    return result
+    return result, (rest if advanced else None)
 
 
 _ZERO_DIM = (
@@ -344,7 +360,7 @@ def _select(t: Tensor, dim: int, real_dim: int, i: int) -> Tensor:
     return Select.apply(t, dim, i)
 
 
-def _index_key(rest: list, shape: tuple) -> tuple:
+def index_key(rest: list, shape: tuple) -> tuple:
     """The numpy key for the advanced part, with PyTorch's messages for bad indices."""
     arrays, d = [], 0
     for j, p in enumerate(rest):
@@ -383,33 +399,29 @@ def _index_key(rest: list, shape: tuple) -> tuple:
     return tuple(rest)
 
 
-class CopySlices(ArrayFunction):
-    """``x[index] = value`` on a tensor in the graph: PyTorch's CopySlices node."""
+class IndexPut(ArrayFunction):
+    """``x[index] = value`` with tensors, lists or masks in the index: PyTorch's ``index_put_``.
 
-    node_name = "CopySlices"
-    namespaced = True
+    The old values under the index were overwritten, so they get no gradient; ``value`` gets
+    the gradient read at the index (summed back to its shape by the base when it was broadcast).
+    """
+
+    node_name = "IndexPutBackward0"
     broadcasts = True
     n_params = 1
 
     @staticmethod
-    def forward(ctx, a, value, key):
-        ctx.key, ctx.value_shape = key, np.shape(value)
+    def forward(ctx, a, values, key):
+        ctx.key = key
         out = a.copy()
-        out[key] = drop_leading_ones(value, out[key].ndim)
+        out[key] = values
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        xp = namespace(grad)
-        grad_a = xp.copy(grad)
+        grad_a = namespace(grad).copy(grad)
         grad_a[ctx.key] = 0
-        grad_value = grad[ctx.key]
-        if grad_value.ndim < len(ctx.value_shape):  # the value had extra leading ones
-            grad_value = xp.reshape(
-                grad_value,
-                (1,) * (len(ctx.value_shape) - grad_value.ndim) + tuple(grad_value.shape),
-            )
-        return grad_a, grad_value
+        return grad_a, grad[ctx.key]
 
 
 def drop_leading_ones(value, ndim: int):

@@ -151,6 +151,28 @@ class NllLoss(ArrayFunction):
     saved_names = ("self",)  # target, weight, total_weight: _kept_as_saved below
     n_params = 4
 
+    @classmethod
+    def apply(cls, log_probs, target, weight, ignore_index, reduction):
+        """The short path (``_short_path``): the same forward and node, recorded directly."""
+        if type(log_probs._vc) is not list:  # an inference tensor: the general path refuses it
+            return ArrayFunction.apply.__func__(
+                cls, log_probs, target, weight, ignore_index, reduction
+            )
+        requires = log_probs._requires_grad and _grad_state.enabled
+        ctx = node(cls, (edge(log_probs),)) if requires else cls._Node()
+        token = quiet()
+        try:
+            out = np.asarray(
+                cls.forward(ctx, log_probs._data, target, weight, ignore_index, reduction)
+            )
+        finally:
+            loud(token)
+        if not requires:
+            return new_tensor(out)
+        vc = log_probs._vc
+        ctx._saved_checks = (vc, vc[0], 0)  # the saved input, watched for in-place changes
+        return new_tensor(out, ctx, True)
+
     @staticmethod
     def forward(ctx, log_probs, target, weight, ignore_index, reduction):
         ctx.save_for_backward(log_probs)

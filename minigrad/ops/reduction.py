@@ -7,12 +7,17 @@ import warnings
 import numpy as np
 
 from .._dtypes import get_default_dtype
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
+from ..tensor import new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
+from ._short_path import edge, node
 from .arithmetic import DivScalar, MaskedFill, MulScalar
 from .namespace import namespace
 from .selection import Scatter
+
+_grad_state = grad_mode.state
 
 
 def reduce_dims(dim, ndim: int) -> tuple[int, ...]:
@@ -334,9 +339,37 @@ class SoftmaxBackward(ArrayFunction):
 
 
 class LogSoftmax(ArrayFunction):
+    """log(softmax(x)) along ``dim``, computed as ``x - max - log(sum(exp(x - max)))``.
+
+    ``cross_entropy`` makes one per training step, so a float tensor has an ``apply`` of
+    its own (``_short_path``): the same forward and the same node, recorded directly.
+    """
+
     node_name = "LogSoftmaxBackward0"
     saved_names = ("result",)
     n_params = 1
+
+    @classmethod
+    def apply(cls, input, dim):
+        try:
+            a = input._data
+        except AttributeError:  # not a tensor: the general path says so
+            return ArrayFunction.apply.__func__(cls, input, dim)
+        if a.dtype.kind != "f":  # PyTorch's "not implemented for" error, on the general path
+            return ArrayFunction.apply.__func__(cls, input, dim)
+        requires = input._requires_grad and _grad_state.enabled
+        ctx = node(cls, (edge(input),)) if requires else cls._Node()
+        token = quiet()
+        try:
+            out = cls.forward(ctx, a, dim)
+        finally:
+            loud(token)
+        if not requires:
+            return new_tensor(out)
+        result = new_tensor(out, ctx, True)
+        vc = result._vc
+        ctx._saved_checks = (vc, vc[0], -1)  # the saved result, watched for in-place changes
+        return result
 
     @staticmethod
     def forward(ctx, a, dim):

@@ -5,13 +5,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtypes import as_float
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor
+from ..tensor import Tensor, new_tensor
 from ._common import broadcast_shapes
+from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
 from .namespace import namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
+_grad_state = grad_mode.state
 _F32 = np.dtype(np.float32)
 
 
@@ -249,12 +253,40 @@ class LogSigmoid(ArrayFunction):
         return grad * (1 - Sigmoid.call(a))
 
 
-_UINT_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_BITS_OF_FLOAT = {
+    np.dtype(np.float16): np.uint16,
+    np.dtype(np.float32): np.uint32,
+    np.dtype(np.float64): np.uint64,
+}
 
 
 class Relu(ArrayFunction):
+    """max(0, x). Every hidden layer runs it, so a float tensor takes a short ``apply``
+    (``_short_path``) that records the general path's node."""
+
     node_name = "ReluBackward0"
     saved_names = ("result",)
+
+    @classmethod
+    def apply(cls, a):
+        data = getattr(a, "_data", None)
+        if data is None or data.dtype.kind != "f":  # not a float tensor: the general path
+            return ArrayFunction.apply.__func__(cls, a)
+        token = quiet()
+        try:
+            out = np.maximum(0, data)  # as forward computes it
+            if type(out) is not np.ndarray:  # a 0-d input gives a numpy scalar
+                out = np.asarray(out)
+        finally:
+            loud(token)
+        if not (a._requires_grad and _grad_state.enabled):
+            return new_tensor(out)
+        ctx = node(cls, (edge(a),))
+        result = new_tensor(out, ctx, True)
+        ctx._saved = (out,)  # the result, watched by its own version
+        vc = result._vc
+        ctx._saved_checks = (vc, vc[0], -1)
+        return result
 
     @staticmethod
     def forward(ctx, a):
@@ -279,7 +311,7 @@ def threshold_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
     Done on the bits (grad AND all-ones or all-zeros): numpy's masked copy or where() on a
     random mask is ten times slower than this on large arrays, and than relu's forward.
     """
-    bits = _UINT_OF_SIZE.get(grad.dtype.itemsize) if grad.dtype.kind == "f" else None
+    bits = _BITS_OF_FLOAT.get(grad.dtype)
     if bits is None:
         selected = np.zeros_like(grad)
         np.copyto(selected, grad, where=~(out <= 0))

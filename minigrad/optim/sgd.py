@@ -65,10 +65,14 @@ class SGD(Optimizer):
             decay = group["weight_decay"]
             maximize = group["maximize"]
             if not (momentum or decay or maximize):  # plain SGD: the hot loop of the lessons
-                for p in group["params"]:
+                scale = None  # lr as a numpy scalar of the gradients' dtype: what numpy would
+                for p in group["params"]:  # convert the Python float to on every product
                     g = p._grad
                     if g is not None:
-                        p._data -= lr * g._data
+                        g = g._data
+                        if scale is None or scale.dtype is not g.dtype:
+                            scale = g.dtype.type(lr)
+                        p._data -= scale * g
                         p._vc[0] += 1
                 continue
             dampening, nesterov = group["dampening"], group["nesterov"]

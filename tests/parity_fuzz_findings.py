@@ -199,6 +199,101 @@ FUZZ_FINDINGS: dict[str, str] = {
     "mean_to_an_integer_dtype": """
         T.ones(2).mean(dtype=T.int64)
     """,
+    # V1: -0., nan and inf as PyTorch computes them (the exact formulas of FunctionsManual.cpp)
+    "rounded_division_has_a_zero_gradient": """
+        a = T.tensor([-0., 1., 3.], requires_grad=True)
+        b = T.tensor([2., 0., -2.], requires_grad=True)
+        T.div(a, b, rounding_mode="floor").backward(T.tensor([-1., float("nan"), float("inf")]))
+        T.div(a, b, rounding_mode="trunc").backward(T.tensor([-1., 2., -3.]))
+        show(a.grad, b.grad)
+    """,
+    "cumsum_starts_at_zero_and_sums_back_from_the_end": """
+        a = T.tensor([[-0., -0., 1.], [0.1, 0.2, 0.3]], requires_grad=True)
+        y = a.cumsum(1)
+        show(y, T.tensor(-0.).cumsum(0), T.tensor([[-0.]]).cumsum(1))
+        y.backward(T.tensor([[0.1, 0.2, 0.3], [-0., -0., -0.]]))
+        show(a.grad, a.grad.tolist())
+    """,
+    "maximum_minimum_and_clamp_keep_the_first_at_a_tie": """
+        a = T.tensor([-0., 0., 1., float("nan")], requires_grad=True)
+        b = T.tensor([0., -0., 1., 2.])
+        show(T.maximum(a, b), T.minimum(a, b), T.maximum(b, a), T.minimum(b, a))
+        show(a.clamp(max=0.), a.clamp(min=0.), a.clamp(-0., 0.), a.clamp(min=b, max=b))
+        show(T.maximum(T.tensor([0, 1]), T.tensor([-0., 2.])))
+    """,
+    "max_and_amax_share_the_gradient_as_pytorch_rounds_it": """
+        a = T.tensor([1., 3.3, 3.3, -0., 3.3], requires_grad=True)
+        T.div(2, a.max()).backward()
+        show(a.grad)
+        a.grad = None
+        a.amax(0).backward(T.tensor(-1.))
+        show(a.grad, a.grad.tolist())
+        a.grad = None
+        a.min().backward(T.tensor(float("nan")))
+        show(a.grad)
+    """,
+    "var_and_std_without_degrees_of_freedom_are_nan_or_inf": """
+        for x in (T.tensor(-0.58, requires_grad=True), T.tensor([1., 2., 2.], requires_grad=True)):
+            for v in (T.var(x, correction=3), T.var(x, 0, correction=3), T.std(x, correction=3)):
+                x.grad = None
+                v.backward(T.tensor(-1.))
+                show(x.grad)
+    """,
+    "std_of_huge_float32_values_is_rooted_before_rounding": """
+        b = T.tensor([1e5, -0.35, 3e38, -0., 0.83, 1.], requires_grad=True)
+        show(b.std(), b.var(), b.std(0), T.tensor([1e30, 2e30, 1e-30]).std())
+    """,
+    "vector_norm_overflows_and_underflows_as_float32": """
+        a = T.tensor([-0., 1.05, 0.5, -0.33, 3e38, -1.06]).reshape(3, 2).requires_grad_()
+        show(a.norm(), a.norm(dim=1), T.linalg.vector_norm(a, 3), T.linalg.vector_norm(a, 1))
+        tiny = T.tensor([[1e-30, 1e-30]])
+        show(T.tensor([1e-30, 3e-30]).norm(), T.tensor([1e-30]).norm(), tiny.norm(dim=0))
+    """,
+    "vector_norm_gradients_term_by_term": """
+        for o in (2, 1, 3, 0.5, 1.5, float("inf")):
+            for v in ([1.5, -2.25, 0., -0., 4.0, -4.0], [0., -0., 0.], [1., float("nan"), -3.]):
+                a = T.tensor(v, requires_grad=True)
+                T.linalg.vector_norm(a, o).backward(T.tensor(-2.))
+                show(o, a.grad)
+        a = T.tensor([0., -0.], requires_grad=True)
+        a.norm().backward(T.tensor(float("nan")))
+        show(a.grad)
+    """,
+    "zero_to_a_tensor_power_has_no_nan_gradient": """
+        b = T.tensor([1.76, 1e30, -2.7, 0., -0., float("nan")], requires_grad=True)
+        (0 ** b).sum().backward()
+        show(b.grad)
+        b.grad = None
+        (0. ** b).backward(T.tensor([-1., 2., 3., -4., 5., 6.]))
+        show(b.grad)
+    """,
+    "huber_and_smooth_l1_gradients_as_the_kernels_compute_them": """
+        nan, inf, F = float("nan"), float("inf"), T.nn.functional
+        x = T.tensor([nan, 0., 0.3, -2., inf, 1.5, 0.2], requires_grad=True)
+        y = T.tensor([0., -0., 0.3, 0., 0., -1., 0.], requires_grad=True)
+        for reduction in ("mean", "sum", "none"):
+            for loss in (F.huber_loss(x, y, reduction=reduction, delta=0.7),
+                         F.smooth_l1_loss(x, y, reduction=reduction, beta=0.7),
+                         F.smooth_l1_loss(x, y, reduction=reduction)):
+                x.grad = y.grad = None
+                loss.backward(T.full(loss.shape, -0.37))
+                show(x.grad, y.grad)
+    """,
+    "rounded_division_of_integers_by_float32": """
+        m = T.tensor([-4, -3, 3, 4, 5, 1])
+        p = T.tensor([0.3, -0.3, 0.3, 0.1, 0.7, 0.1])
+        show(T.div(m, p, rounding_mode="trunc"), T.div(m, p, rounding_mode="floor"), m // p)
+        show(T.div(p, m, rounding_mode="floor"), T.div(m, p.double(), rounding_mode="trunc"))
+    """,
+    "sigmoid_and_tanh_round_as_pytorch": """
+        x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
+        y, z = x.sigmoid(), x.tanh()
+        show(y.tolist(), z.tolist(), y.double(), z.double())
+        (y + z).backward(T.tensor([0.7, -1.3, 2.1, 0.5, -0.9, 3.3, 1.1]))
+        show(x.grad.tolist())
+        w = T.tensor([-200., -90., 0., -0., 90., float("nan"), float("inf")])
+        show(w.sigmoid(), w.tanh(), w.double().sigmoid(), T.tensor([1, -3, 100]).sigmoid())
+    """,
     # N1, G1: x[index] = v in PyTorch's steps: a view for the basic part of the index, then
     # copy_ (fill_ for a 0-d value, after a view and an expand for another shape) or index_put_
     "setitem_records_the_op_it_runs": """

@@ -242,6 +242,20 @@ MULTI_OUTPUT: dict[str, str] = {
         (p.sum() + q.sum()).backward()
         show(x.grad)
     """,
+    "custom_function_of_a_leaf_view": """
+        class Two(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2, a * 3
+            @staticmethod
+            def backward(ctx, ga, gb):
+                return ga * 2 + gb * 3
+        a = T.ones(1, 2).permute(1, 0).requires_grad_()
+        p, q = Two.apply(a)
+        graph(q)
+        q.sum().backward()
+        show(a.grad)
+    """,
     "custom_function_saves_its_outputs_and_once_differentiable": """
         class SinCos(T.autograd.Function):
             @staticmethod
@@ -309,6 +323,35 @@ MULTI_OUTPUT: dict[str, str] = {
         (g,) = T.autograd.grad((w * 2).sum(), w)
         show(g._version)
     """,
+    "grad_version_when_the_first_gradient_is_copied": """
+        w = T.ones(2, requires_grad=True)
+        g = T.ones(2)
+        w.backward(g)
+        show(w.grad._version, w.grad is g)
+        w.backward(g)
+        show(w.grad._version, g._version)
+        w = T.ones(2, requires_grad=True)
+        held = T.full((2,), 3.)
+        w.register_hook(lambda gr: held)
+        (w * 2).sum().backward()
+        show(w.grad._version, w.grad is held)
+        w = T.ones(2, 3, requires_grad=True)
+        (w.t() * 1).sum().backward()
+        show(w.grad._version)
+        w = T.ones(2, requires_grad=True)
+        w.expand(3, 2).sum().backward()
+        show(w.grad._version)
+        w.grad.zero_()
+        (w * 2).sum().backward()
+        show(w.grad._version)
+        w = T.ones(2, requires_grad=True)
+        opt = T.optim.SGD([w], lr=0.1)
+        for _ in range(2):
+            opt.zero_grad()
+            (w * 2).sum().backward()
+            opt.step()
+            show(w.grad._version, w._version)
+    """,
     "grad_version_under_create_graph": """
         import warnings
         warnings.simplefilter("ignore")
@@ -320,5 +363,59 @@ MULTI_OUTPUT: dict[str, str] = {
         v = T.ones(2, requires_grad=True)
         (v * v).sum().backward(create_graph=True)
         show(v.grad._version)
+    """,
+    # -- found by the fuzzer's multi-output entries, in the programs around them ------------------
+    "hooks_of_a_node_reached_without_a_gradient_see_none": """
+        b = T.tensor([[-4.25], [0.0], [-1.3]], requires_grad=True)
+        y = b * 1
+        t = T.linalg.vector_norm(y, 0)
+        y.register_hook(lambda g: show("y", g))
+        y.grad_fn.register_prehook(lambda g: show("pre", g))
+        y.grad_fn.register_hook(lambda gi, go: show("post", gi, go))
+        b.register_hook(lambda g: show("b", g))
+        t.backward()
+        show(b.grad)
+        b = T.tensor([[-4.25], [0.0], [-1.3]], requires_grad=True)
+        b.register_hook(lambda g: T.ones(3, 1))
+        T.linalg.vector_norm(b, 0).backward()
+    """,
+    "inplace_after_an_inplace_op_that_saved_its_result": """
+        b = T.ones(2, requires_grad=True)
+        t = b.clone().sigmoid_()
+        t.sub_(2)
+        try:
+            t.sum().backward()
+        except RuntimeError as e:
+            show(str(e))
+        t = b.clone().exp_()
+        t.mul_(2)
+        t.sum().backward()
+    """,
+    "backward_of_a_view_whose_base_changed": """
+        x = T.ones(3, requires_grad=True)
+        y = x * 1
+        v = y[1:]
+        y.mul_(2)
+        v.sum().backward()
+        show(x.grad)
+        a = T.tensor([1., 2.], requires_grad=True)
+        u = a.unbind()[0]
+        a.detach().mul_(2)
+        u.backward()
+    """,
+    "errors_and_warnings_around_them": """
+        import warnings
+        for call in (lambda: T.tensor(1.).unbind(-1), lambda: T.tensor(1.).unbind(1),
+                     lambda: T.ones(1, 2).split([2, -1], -1), lambda: T.ones(1, 2).split([3], -1),
+                     lambda: T.tensor([True]).clamp(max=True),
+                     lambda: T.tensor([True]).clamp(min=0),
+                     lambda: T.tensor([True]).clamp(True, True)):
+            try:
+                show(call())
+            except (IndexError, RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        a = T.ones(1, 0, 1, 1, dtype=T.int64).expand(3, 0, 3, 4)
+        show(T.div(a, T.tensor([2, 0, -3, -4]), rounding_mode='floor').shape)
+        show(T.ones(0, 2, 1, requires_grad=True).var(-2))
     """,
 }

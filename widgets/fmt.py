@@ -57,6 +57,8 @@ def short(value: object, max_items: int = 6) -> str:
     """
     if value is None:
         return "None"
+    if isinstance(value, tuple):  # what a node with several outputs received, one per output
+        return clip("(" + ", ".join(short(v, max_items) for v in value) + ")", VALUE_CHARS * 2)
     array = np.asarray(value)
     limit = VALUE_CHARS if max_items <= 6 else VALUE_CHARS * max_items // 6
     if array.ndim == 0:

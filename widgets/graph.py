@@ -254,6 +254,9 @@ def extract(
     for v in tensors:
         if v.grad_fn is not None and id(v) in found and v is not t:
             made_by.setdefault(v.grad_fn, v)
+    for v in tensors:  # a node of several outputs (unbind): arrows reach the node, not a part
+        if v.grad_fn is not None and (v.output_nr or getattr(v.grad_fn, "_n_outputs", 1) > 1):
+            made_by.pop(v.grad_fn, None)
 
     g = Graph(root=t, lang=resolve(lang))
     order = _walk(_root_node(t))

@@ -59,7 +59,10 @@ def grad_row(value: object) -> str:
     return f"grad {short(value)}"
 
 
-def _copy(array: np.ndarray | None) -> np.ndarray | None:
+def _copy(array: np.ndarray | tuple | None) -> np.ndarray | tuple | None:
+    """A copy; a node with several outputs (``unbind``) received a tuple, one per output."""
+    if isinstance(array, tuple):
+        return tuple([_copy(a) for a in array])
     return None if array is None else np.array(array, copy=True)
 
 

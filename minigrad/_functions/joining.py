@@ -25,7 +25,9 @@ concat = cat
 
 def unbind(input, dim=0):
     """The slices along ``dim``, as a tuple of views (what iterating over a tensor gives)."""
-    axis = wrap_dim(dim, input.ndim, scalar_ok=False)
+    if input.ndim == 0 and -1 <= dim <= 0:  # PyTorch wraps the dim first, then refuses
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    axis = wrap_dim(dim, input.ndim, scalar_ok=input.ndim == 0)
     return I.Unbind.apply(input, axis)
 
 

@@ -67,10 +67,15 @@ def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int =
     size = input._data.shape[axis]
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = [int(s) for s in split_size_or_sections]
+        if any(n < 0 for n in sizes):
+            raise RuntimeError(
+                "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                f"split_sizes={sizes}"
+            )
         if sum(sizes) != size:
             raise RuntimeError(
                 f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
-                f"size at dimension {axis}), but got split_sizes={sizes}"
+                f"size at dimension {dim}), but got split_sizes={sizes}"
             )
         op = SEL.SplitWithSizes
     else:

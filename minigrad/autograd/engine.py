@@ -34,6 +34,7 @@ from .anomaly_mode import state as anomaly
 from .grad_mode import set_grad_enabled
 from .multi_output import Gradients
 from .node import _FREED, AccumulateGrad, Node, accumulator_of
+from .views import view_history
 
 __all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]
 
@@ -139,6 +140,8 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
             grad = buffers.pop(node, None)
             if needed is not None and node not in needed:
                 grad = None  # its gradients reach none of the inputs: not run
+            elif grad is None and node._hooked:
+                node._hooks_on_none()
             if grad is None:
                 outs = (None,) * len(node._next)
             else:
@@ -217,6 +220,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             if node is not root:
                 grad = buffers.pop(node, None)
             if grad is None:
+                if node._hooked:
+                    node._hooks_on_none()
                 outs = (None,) * len(node._next)
             else:
                 if node._hooked:
@@ -264,8 +269,9 @@ def _arrays(outs: tuple) -> tuple:
 
 
 def _root_node(t: Tensor, i: int) -> Node:
-    if t._grad_fn is not None:
-        return t._grad_fn
+    fn = t._grad_fn if t._base is None else view_history(t)  # as grad_fn reads it
+    if fn is not None:
+        return fn
     if t._requires_grad:
         return accumulator_of(t)
     raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
@@ -316,7 +322,8 @@ def tensor_backward(
 ) -> None:
     """``t.backward()``: the common case (a scalar, no options) takes the short way."""
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
-    if gradient is None and inputs is None and not create_graph and t._grad_fn is not None:
+    plain = t._grad_fn is not None and t._base is None  # a view's history may be out of date
+    if gradient is None and inputs is None and not create_graph and plain:
         data = t._data
         if data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")

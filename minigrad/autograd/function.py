@@ -133,9 +133,7 @@ class Function:
         )
         ctx = cls._Node()
         ctx._next = tuple(
-            (view_history(a) if a._base is not None else node_of(a)) if requires else None
-            for a in args
-            if isinstance(a, Tensor)
+            _input_edge(a) if requires else None for a in args if isinstance(a, Tensor)
         )
         ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         ctx._n_args = len(args)
@@ -212,6 +210,15 @@ class Function:
                     ) from None
             out.append(g if graph else g._data)
         return tuple(out)
+
+
+def _input_edge(a: Tensor) -> Node | None:
+    """Where a custom Function sends the gradient of input ``a`` (a leaf view: its own
+    AccumulateGrad, as for any leaf)."""
+    if a._base is None or not a._requires_grad:
+        return node_of(a)
+    fn = view_history(a)
+    return fn if fn is not None else accumulator_of(a)
 
 
 class ArrayFunction(Function):

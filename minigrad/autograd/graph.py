@@ -17,7 +17,8 @@ What an observer is given, precisely:
 - ``on_node`` is called *after* the node ran (and after its saved values were
   freed, unless ``retain_graph=True``). ``grad_output`` is the sum of every
   gradient sent to the node (after tensor hooks), or None when nothing reached
-  it. ``grad_inputs[k]`` is the gradient the node sent along
+  it; for a node with several outputs (``unbind``, ``split``), a tuple with one
+  such gradient (or None) per output. ``grad_inputs[k]`` is the gradient the node sent along
   ``node.next_functions[k]`` (None for an edge that needs no gradient). An
   ``AccumulateGrad`` node has no edges: by the time ``on_node`` sees it,
   ``node.variable.grad`` already holds the accumulated sum.

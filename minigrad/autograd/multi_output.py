@@ -38,6 +38,7 @@ __all__ = [
     "output_grads",
     "wrap_outputs",
     "multi_view_error",
+    "multi_view_message",
     "multi_view_of",
 ]
 
@@ -141,6 +142,15 @@ class MultiOutput:
         self._pre_hooks.append(entry)
         return RemovableHandle(self, entry)
 
+    def _hooks_on_none(self) -> None:
+        """No output got a gradient: the hooks of every output are called with None."""
+        if self._edges is None:
+            Node._hooks_on_none(self)
+            return
+        slots = self._run_hooks(Gradients(self._n_outputs))
+        for hook in self._post_hooks or ():
+            hook((None,) * len(self._next), tuple(slots.grads))
+
     def _run_hooks(self, slots: Gradients) -> Gradients:
         """Tensor hooks on the outputs, in registration order, then retain_grad (as PyTorch).
 
@@ -193,10 +203,15 @@ def multi_view_of(t: Tensor) -> OutputEdge | None:
 def multi_view_error(t: Tensor, base_changed: bool = False) -> RuntimeError:
     """PyTorch's refusal of an in-place change to (or through the base of) such an output."""
     fn = t._grad_fn
-    nr = fn._nr if fn._owner is not None else 0
+    return RuntimeError(
+        multi_view_message(fn, fn._nr if fn._owner is not None else 0, base_changed)
+    )
+
+
+def multi_view_message(fn: Node, nr: int, base_changed: bool) -> str:
     name = fn.name().removesuffix("0").removesuffix("Backward")
     what = "its base or another view of its base has been" if base_changed else "is being"
-    return RuntimeError(
+    return (
         f"Output {nr} of {name} is a view and {what} modified inplace. This view is the "
         "output of a function that returns multiple views. Such functions do not allow the "
         "output views to be modified inplace. You should replace the inplace operation by an "

@@ -130,6 +130,17 @@ class Node:
                 inputs = tuple(result)
         return tuple([g if g is None or graph else g._data for g in inputs])
 
+    def _hooks_on_none(self) -> None:
+        """The pass reached this node with no gradient at all: PyTorch's engine still calls
+        its hooks, with None (``x.register_hook`` on a leaf below ``vector_norm(x, 0)``)."""
+        for hook in self._pre_hooks or ():
+            if hook(None) is not None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+        if self._node_pre_hooks:
+            self._run_node_pre_hooks((None,))
+        for hook in self._post_hooks or ():
+            hook((None,) * len(self._next), (None,))
+
     def _run_node_pre_hooks(self, grads: tuple) -> tuple:
         """``register_prehook`` hooks, on the tuple of this node's output gradients."""
         for hook in self._node_pre_hooks:
@@ -282,7 +293,11 @@ class AccumulateGrad(Node):
                 unshared = sys.getrefcount(grad) <= _UNSHARED_REFS and grad.flags.writeable
             else:
                 unshared = _sole_view(grad, data)
-            var._grad = new_tensor(grad if unshared else grad.copy())
+            if unshared:
+                var._grad = new_tensor(grad)
+            else:  # PyTorch copies it with copy_ into a new tensor: ._version is 1
+                var._grad = new_tensor(grad.copy())
+                var._grad._vc[0] = 1
         else:
             np.add(old._data, grad, out=old._data)
             old._vc[0] += 1
@@ -483,6 +498,11 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     from .._dtypes import from_numpy_dtype
 
     counter, expected, which = node._saved_checks[3 * k : 3 * k + 3]
+    edge = node._next[which] if which >= 0 else None
+    if edge is not None and getattr(getattr(edge._owner, "_function", None), "is_view", False):
+        from .multi_output import multi_view_message  # a saved output of unbind, split ...
+
+        return multi_view_message(edge, edge._nr, base_changed=True)
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"

@@ -42,8 +42,18 @@ def _remainder(a, b):
 
 
 def _no_integer_division_by_zero(a, b) -> None:
-    if np.result_type(a, b).kind in "iu" and not np.all(b):
+    if np.result_type(a, b).kind in "iu" and np.size(a) and np.size(b) and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
+
+
+def _in_float_dtype(a, b) -> tuple:
+    """An integer array and a float array both in the float one's dtype, where PyTorch divides
+    (numpy would divide int64 by float32 in float64: 3 // 0.3 rounds to 9 there, 10 in float32)."""
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    if da is None or db is None or da.kind == db.kind or "f" not in (da.kind, db.kind):
+        return a, b
+    dtype = da if da.kind == "f" else db
+    return np.asarray(a, dtype), np.asarray(b, dtype)
 
 
 class Add(ArrayFunction):
@@ -371,8 +381,12 @@ class RPow(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        _, out = ctx.saved_tensors
-        return grad * MulScalar.call(out, ctx.log_base)
+        b, out = ctx.saved_tensors
+        scaled = MulScalar.call(out, ctx.log_base)  # out * log(number)
+        if ctx.number == 0:  # 0 ** b: 0 where b >= 0 (not 0 * -inf), as PyTorch
+            xp = namespace(grad)
+            scaled = xp.where(xp.data(b) >= 0, np.zeros((), xp.dtype(scaled)), scaled)
+        return grad * scaled
 
 
 def split_between(grad, a_loses: np.ndarray, b_loses: np.ndarray, tie: np.ndarray) -> tuple:
@@ -398,7 +412,7 @@ class Maximum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return np.maximum(a, b)
+        return np.maximum(b, a)  # at a tie (0. and -0.) PyTorch keeps a, numpy its second
 
     @staticmethod
     def backward(ctx, grad):
@@ -414,7 +428,7 @@ class Minimum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return np.minimum(a, b)
+        return np.minimum(b, a)  # at a tie PyTorch keeps a, as in maximum
 
     @staticmethod
     def backward(ctx, grad):
@@ -472,7 +486,7 @@ class FloorDivide(ArrayFunction):
     def forward(ctx, a, b):
         _no_bool_division(a, b, "div_floor")
         _no_integer_division_by_zero(a, b)
-        return np.floor_divide(a, b)
+        return np.floor_divide(*_in_float_dtype(a, b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -550,14 +564,14 @@ class DivRounded(ArrayFunction):
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
         ctx.save_for_backward(a, b)  # PyTorch keeps b (a number too), and a for b's gradient
+        a, b = _in_float_dtype(a, b)
         return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)
 
     @staticmethod
     def backward(ctx, grad):
-        """New zeros, outside the graph (PyTorch's ``grad.new_zeros(grad.sizes())``)."""
+        # zeros, not grad * 0: the -0. and nan of a product would show (PyTorch: zeros_like)
         xp = namespace(grad)
-        zeros = xp.zeros(xp.data(grad).shape, xp.dtype(grad))
-        return zeros, zeros
+        return xp.zeros_like(grad), xp.zeros_like(grad)
 
 
 class RSubTensor(ArrayFunction):

@@ -78,6 +78,7 @@ def _snapshot(t: Tensor) -> Tensor:
 def _take_result(t: Tensor, result: Tensor) -> None:
     """Write ``result`` into ``t`` and give ``t`` (and the base it is a view of) its history."""
     _write(t, result._data)
+    _saved_result_is(t, result)
     if t._base is not None:
         rebase_view(t, result._grad_fn)
         del t._vc[1:]
@@ -85,6 +86,22 @@ def _take_result(t: Tensor, result: Tensor) -> None:
         t._grad_fn = result._grad_fn
         t._requires_grad = True
         t._vc[1:] = [t._grad_fn]  # the version error names this node, as PyTorch does
+
+
+def _saved_result_is(t: Tensor, result: Tensor) -> None:
+    """The op saved its result (``sigmoid_``, ``exp_``): from now on that result is ``t``, so
+    a later in-place change to ``t`` must be caught (PyTorch: "output 0 of Sigmoid, is at
+    version 2; expected version 1")."""
+    node = result._grad_fn
+    checks = getattr(node, "_saved_checks", None)
+    if not checks:
+        return
+    counter = result._vc
+    watched = list(checks)
+    for i in range(0, len(watched), 3):
+        if watched[i] is counter:
+            watched[i], watched[i + 1] = t._vc, t._vc[0]
+    node._saved_checks = tuple(watched)
 
 
 def _write(t: Tensor, values: np.ndarray) -> None:

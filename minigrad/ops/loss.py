@@ -459,9 +459,7 @@ class SmoothL1LossBackward(ArrayFunction):
     def forward(ctx, grad, input, target, reduction, beta):
         ctx.save_for_backward(grad, input, target)
         ctx.reduction, ctx.beta = reduction, beta
-        diff = input - target
-        slope = np.where(np.abs(diff) < beta, diff / beta if beta else diff, np.sign(diff))
-        return slope.astype(diff.dtype, copy=False) * scale(grad, reduction, diff.size)
+        return _kinked(grad, input, target, reduction, beta, huber=False)
 
     @staticmethod
     def backward(ctx, gg):
@@ -520,9 +518,7 @@ class HuberLossBackward(ArrayFunction):
     def forward(ctx, grad, input, target, reduction, delta):
         ctx.save_for_backward(grad, input, target)
         ctx.reduction, ctx.delta = reduction, delta
-        diff = input - target
-        slope = np.where(np.abs(diff) < delta, diff, np.sign(diff) * delta)
-        return slope.astype(diff.dtype, copy=False) * scale(grad, reduction, diff.size)
+        return _kinked(grad, input, target, reduction, delta, huber=True)
 
     @staticmethod
     def backward(ctx, gg):
@@ -543,3 +539,20 @@ class HuberLossBackward(ArrayFunction):
             d = gg * grad * xp.constant(inside.astype(xp.dtype(gg)))
             d = DivScalar.call(d, values.size) if r == "mean" else d
         return out_grad, d if need_input else None, -d if need_target else None
+
+
+def _kinked(grad, input, target, reduction: str, bound: float, huber: bool) -> np.ndarray:
+    """smooth_l1's and huber's gradients as PyTorch's kernels compute them, element by element:
+    ``x = input - target``; ``-norm * grad (* delta)`` where ``x <= -bound``, ``norm * grad
+    (* delta)`` where ``x >= bound``, else ``norm * x * grad`` (huber) or ``norm * (x / beta) *
+    grad`` (smooth_l1); a nan ``x`` falls through to the last, so the gradient is nan. The
+    target's is the same with the roles swapped (not the negated input's: the zeros keep the
+    sign of grad)."""
+    x = input - target
+    norm = 1.0 / max(x.size, 1) if reduction == "mean" else 1.0
+    below, above = grad * -norm, grad * norm
+    if huber:
+        below, above = below * bound, above * bound
+    inside = (x if huber else x / bound) * norm * grad
+    out = np.where(x <= -bound, below, np.where(x >= bound, above, inside))
+    return out.astype(np.result_type(x, grad), copy=False)

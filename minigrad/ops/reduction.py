@@ -222,11 +222,11 @@ class Var(ArrayFunction):
     n_params = 3
 
     @staticmethod
-    def forward(ctx, a, dim, correction, keepdim, name="var"):
+    def forward(ctx, a, dim, correction, keepdim, name="var", wide_result=False):
         if a.dtype.kind != "f":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
-        n = int(np.prod([a.shape[i] for i in axes]))
+        n = int(np.prod([a.shape[i] for i in axes])) if a.size else 0  # PyTorch: numel ratio
         if n - correction <= 0:
             warnings.warn(
                 f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
@@ -240,10 +240,10 @@ class Var(ArrayFunction):
         )  # no numpy warning at n=0
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
-        ctx.all_dims = dim is None
+        ctx.all_dims = dim is None or a.ndim == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
-        return out.astype(a.dtype, copy=False)
+        return out if wide_result else out.astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -278,8 +278,10 @@ class Std(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim, correction, keepdim):
-        variance = Var.forward(ctx, a, dim, correction, keepdim, "std")
-        out = np.sqrt(variance)
+        # the root of the float64 variance, rounded once (as PyTorch: a float32 variance of
+        # 1e76 is inf, its std 1e38 is not)
+        variance = Var.forward(ctx, a, dim, correction, keepdim, "std", wide_result=True)
+        out = np.sqrt(variance).astype(a.dtype, copy=False)
         ctx.save_for_backward(a, out)
         return out
 
@@ -364,6 +366,9 @@ class LogSoftmax(ArrayFunction):
             out = cls.forward(ctx, a, dim)
         finally:
             loud(token)
+        if type(out) is not np.ndarray:  # a 0-d input: numpy's arithmetic gave a scalar
+            out = np.asarray(out)
+            ctx._saved = (out,)
         if not requires:
             return new_tensor(out)
         result = new_tensor(out, ctx, True)
@@ -382,6 +387,8 @@ class LogSoftmax(ArrayFunction):
             return out
         out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
         out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+        if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
+            out = np.asarray(out)  # has no _as_array after forward)
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out

@@ -98,7 +98,10 @@ class Cumsum(ArrayFunction):
         ctx.axis = axis = wrap_dim(dim, a.ndim)
         if a.ndim == 0:
             return a.astype(_integer_result(a) or a.dtype)
-        return np.cumsum(a, axis=axis, dtype=_integer_result(a))
+        out = np.cumsum(a, axis=axis, dtype=_integer_result(a))
+        if out.dtype.kind == "f":
+            out += 0.0  # PyTorch's running sum starts at 0. (numpy's at the first -0.)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
@@ -192,9 +195,7 @@ class VectorNorm(ArrayFunction):
             )
         axes = reduce_dims(dim, a.ndim)
         wide = np.abs(a.astype(np.float64))  # accumulate in float64, round once
-        if ord == 2:
-            out = np.sqrt((wide * wide).sum(axis=axes, keepdims=keepdim))
-        elif ord == 1:
+        if ord == 1:
             out = wide.sum(axis=axes, keepdims=keepdim)
         elif ord == np.inf:
             out = wide.max(axis=axes, keepdims=keepdim, initial=0.0)
@@ -204,7 +205,16 @@ class VectorNorm(ArrayFunction):
             out = (wide != 0).sum(axis=axes, keepdims=keepdim).astype(np.float64)
         else:
             with np.errstate(divide="ignore"):
-                out = (wide**ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
+                powers = wide * wide if ord == 2 else wide**ord
+                if int(np.prod([a.shape[i] for i in axes])) > 1:
+                    # PyTorch raises to the power and sums in the input's dtype: a float32
+                    # square of 1e30 is inf there and one of 1e-30 is 0 (one element is |x|)
+                    powers = powers.astype(a.dtype).astype(np.float64)
+                    total = powers.sum(axis=axes, keepdims=keepdim).astype(a.dtype)
+                else:
+                    total = powers.sum(axis=axes, keepdims=keepdim)
+                total = total.astype(np.float64)
+                out = np.sqrt(total) if ord == 2 else total ** (1.0 / ord)
         out = out.astype(a.dtype)
         ctx.save_for_backward(a, out)
         ctx.ord, ctx.axes, ctx.keepdim, ctx.dim, ctx.ndim = ord, axes, keepdim, dim, a.ndim

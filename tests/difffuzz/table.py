@@ -186,6 +186,45 @@ OPS: tuple[Op, ...] = (
     Op("unbind", "{x}.unbind({dim})"),
     Op("unbind_first", "T.unbind({x})[0]"),
     Op("iter", "list({x})"),
+    # -- multi-output nodes: one node, an output number per output, hooks on siblings -----------
+    Op("unbind_two", "_u = {x}.unbind({dim})\n{out} = _u[-1] * 2 + _u[0]", w=2),
+    Op("split_two", "_s = {x}.split({n}, {dim})\n{out} = _s[-1].sum() * _s[0]", w=2),
+    Op("chunk_last", "{x}.chunk({n}, {dim})[-1]"),
+    Op("split_sizes", "{x}.split([1, {x}.shape[-1] - 1], -1)[1]"),
+    Op("output_nr", "{x}.split(1, {dim})[-1].output_nr"),
+    Op(
+        "sibling_hook",
+        "_u = {x}.unbind({dim})\n_h = _u[-1].register_hook(lambda g: show(g))\n{out} = _u[0] * 2",
+        x="float",
+    ),
+    Op(
+        "sibling_hook_scales",
+        "_s = {x}.split(1, -1)\n_h = _s[0].register_hook(lambda g: g * 3)\n"
+        "{out} = T.cat(_s[::-1], -1)",
+        x="float",
+    ),
+    Op(
+        "node_prehook",
+        "_u = {x}.unbind({dim})\n_h = _u[0].grad_fn.register_prehook(lambda gs: show(gs))\n"
+        "{out} = _u[-1] * 1",
+        x="float",
+    ),
+    Op("multi_view_inplace", "{out} = {x} * 1\n{out}.unbind({dim})[0].mul_({s})"),
+    Op("max_dim_both", "_m = {x}.max({dim})\n{out} = _m.values * _m.indices"),
+    Op(
+        "function_two_outputs",
+        "class _Two(T.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, a):\n"
+        "        ctx.save_for_backward(a)\n"
+        "        return a * 2, a * a\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, ga, gb):\n"
+        "        (a,) = ctx.saved_tensors\n"
+        "        return ga * 2 + gb * 2 * a\n"
+        "_p, _q = _Two.apply({x})\n{out} = _q",
+        x="float",
+    ),
     # -- softmax and losses ---------------------------------------------------------------------
     Op("softmax", "{x}.softmax({dim})", w=2),
     Op("softmax_F", "F.softmax({x}, dim={dim})"),

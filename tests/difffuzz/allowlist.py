@@ -25,10 +25,16 @@ ALLOWED: tuple[Allowed, ...] = (
     ),
     Allowed(
         r"^missing-warning: torch None \| minigrad \('warning', 'UserWarning', "
-        r"'(Tensor\.T is deprecated|The use of `x\.T`|Using backward\(\) with create_graph)",
-        "PyTorch warns about .T and about backward(create_graph=True) once per process "
-        "(TORCH_WARN_ONCE), and so does minigrad; the generator's own PyTorch run uses up "
-        "PyTorch's one warning, so only minigrad's shows.",
+        r"'(Tensor\.T is deprecated|The use of `x\.T`)",
+        "PyTorch warns about .T once per process (TORCH_WARN_ONCE), and so does minigrad; the "
+        "generator's own PyTorch run uses up PyTorch's one warning, so only minigrad's shows.",
+    ),
+    Allowed(
+        r"^missing-warning: torch (None|\('warning', 'UserWarning', 'Using backward\(\) with "
+        r"create_graph=True.*) \| minigrad (None|\('warning', 'UserWarning', 'Using backward)",
+        "backward(create_graph=True) warns once per process in both (TORCH_WARN_ONCE); which "
+        "program shows it first depends on what else ran in the process before (a test, the "
+        "generator), so one side's only warning can fall in a program the other did not warn in.",
     ),
 )
 

@@ -285,6 +285,28 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(T.div(m, p, rounding_mode="trunc"), T.div(m, p, rounding_mode="floor"), m // p)
         show(T.div(p, m, rounding_mode="floor"), T.div(m, p.double(), rounding_mode="trunc"))
     """,
+    "add_and_sub_with_alpha_round_once": """
+        a = T.tensor([0.4371, -1.93, 2.7, 1e-3, -0.], requires_grad=True)
+        b = T.tensor([1.61, 0.77, -3.3, 2e-3, -0.], requires_grad=True)
+        for alpha in (1.5, 0.3, -2.7, 3, 0, -0.0, 1):
+            y, z = T.add(a, b, alpha=alpha), T.sub(a, b, alpha=alpha)
+            a.grad = b.grad = None
+            (y + z).backward(T.full((5,), 0.5))
+            show(y.tolist(), z.tolist(), b.grad)
+        f = T.tensor(-0., dtype=T.float64)
+        show(T.sub(f, f, alpha=0), T.add(f, f, alpha=0))
+        show(T.sub(T.tensor([1, 2]), T.tensor([3, 4]), alpha=2))
+    """,
+    "mm_of_one_column_is_an_exact_outer_product": """
+        for sa, sb in [((3, 1), (1, 3)), ((1, 1), (1, 3)), ((3, 1), (1, 1)), ((2, 5), (5, 1)),
+                       ((1, 5), (5, 3)), ((3, 1), (2, 1, 3)), ((2, 3, 1), (2, 1, 3))]:
+            a = T.full(sa, 2.0, requires_grad=True)
+            b = T.full(sb, -0.0, requires_grad=True)
+            y = a @ b
+            y.backward(T.full(y.shape, -0.0))
+            show(y.flatten().tolist(), a.grad.flatten().tolist(), b.grad.flatten().tolist())
+        show(T.full((1,), 2.) @ T.full((1, 3), -0.), T.full((3, 1), 2.) @ T.full((1,), -0.))
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()
@@ -423,5 +445,91 @@ FUZZ_FINDINGS: dict[str, str] = {
         d.sum().backward()
         show(d.grad)
         T.ones(2, 1).expand(2, 3).mul_(2)
+    """,
+    # A7: a saved view whose base (or itself) changed in place: PyTorch's message names the
+    # history it regenerates for the view (AsStrided); gather checks its input's version; bmm
+    # keeps an operand only for the other's gradient
+    "version_error_of_a_saved_view": """
+        def attempt(f):
+            try:
+                f()
+                show("no error")
+            except RuntimeError as e:
+                show(str(e)[str(e).index("operation:") : str(e).index("expected")])
+        def base_in_no_grad():
+            a = T.ones(2, 3, requires_grad=True)
+            y = a.permute(1, 0).log()
+            with T.no_grad():
+                a.mul_(2)
+            y.sum().backward()
+        def view_itself():
+            b = T.ones(2, 3, requires_grad=True) * 1
+            v = b.t()
+            y = v.log()
+            v.mul_(2)
+            y.sum().backward()
+        def row_through_detach():
+            a = T.ones(2, 3, requires_grad=True)
+            y = a[0].log()
+            a.detach()[1].mul_(2)
+            y.sum().backward()
+        def gather_input():
+            a = T.tensor([4., -0.], requires_grad=True)
+            t = a.gather(-1, a.argmax(0, keepdim=True))
+            a.detach().mul_(2)
+            t.backward()
+        def bmm_operand_not_kept():
+            d, h = T.ones(2, 3, 3), T.ones(2, 3, 1, requires_grad=True)
+            t = T.bmm(d, h)
+            h.detach().mul_(2)
+            t.sum().backward()
+            show(h.grad.sum())
+        for f in (base_in_no_grad, view_itself, row_through_detach, gather_input,
+                  bmm_operand_not_kept):
+            attempt(f)
+    """,
+    "backward_of_the_mean_of_nothing": """
+        g = T.ones(0, 3, requires_grad=True)
+        g.mean().backward()
+        show(g.grad)
+    """,
+    "inplace_on_the_data_of_a_zero_dim_log_softmax": """
+        d = T.tensor(-1.3073, requires_grad=True)
+        t = T.nn.functional.log_softmax(d, 0)
+        t.data.mul_(0)
+        show(t * 1)
+    """,
+    # a detach()ed view is no view (PyTorch's _base is None): in-place on it is allowed, and
+    # after requires_grad_() it is a leaf of its own
+    "detached_view_is_not_a_view": """
+        a = T.ones(6, requires_grad=True)
+        v = a[::2].detach()
+        v.add_(1)
+        show(v, a, v._base is None)
+        t = T.ones(6, 4, 1)[::2].detach().requires_grad_()
+        t.add_(1)
+    """,
+    # N1: cross_entropy with class probabilities and no elements fills its sum with nan
+    "cross_entropy_probabilities_of_no_elements": """
+        for shape in ((2, 0), (0, 3)):
+            a = T.ones(*shape, requires_grad=True)
+            for w in (None, T.ones(shape[1])):
+                y = F.cross_entropy(a, a.softmax(-1).detach(), weight=w)
+                show(y)
+                graph(y)
+                y.backward()
+                show(a.grad)
+    """,
+    # G1: nll_loss of a 3-d input: input.contiguous() viewed as (N, C, 1, -1), as PyTorch
+    "nll_loss_of_a_3d_input_that_is_not_contiguous": """
+        b = T.arange(18.).reshape(6, 3, 1)[::2].requires_grad_()
+        y = F.nll_loss(b, T.tensor([[2], [1], [1]]))
+        show(y)
+        graph(y)
+        y.backward()
+        show(b.grad)
+        y = F.nll_loss(T.ones(0, 3, 2, requires_grad=True), T.ones(0, 2).long(), reduction="none")
+        show(y)
+        graph(y)
     """,
 }

@@ -209,6 +209,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     stack.append(fn)
     buffers: dict[Node, np.ndarray] = {}
     ready = [(0, root)]
+    leaves: list[AccumulateGrad] = []  # ready AccumulateGrads: they run at once, off the heap
     watchers = tuple(observers)
     for w in watchers:
         w.on_backward_begin([root])
@@ -244,16 +245,38 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 count = deps[fn] - 1
                 if count:
                     deps[fn] = count
+                elif type(fn) is AccumulateGrad:
+                    leaves.append(fn)
                 else:
                     heappush(ready, (-fn._seq, fn))
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
             grad = outs = g = None
+            if leaves:  # what the heap would pop next: these, newest first (their priority)
+                if len(leaves) > 1:
+                    leaves.sort(key=_seq_of, reverse=True)
+                for fn in leaves:
+                    grad = buffers.pop(fn, None)
+                    if grad is None:
+                        if fn._hooked:
+                            fn._hooks_on_none()
+                    else:
+                        if fn._hooked:
+                            grad = fn._run_hooks(grad)
+                        fn._run(grad)
+                    for w in watchers:
+                        w.on_node(fn, grad, ())
+                    grad = None
+                leaves.clear()
             if not ready:
                 break
     finally:
         loud(token)
         for w in watchers:
             w.on_backward_end()
+
+
+def _seq_of(node: Node) -> int:
+    return node._seq
 
 
 def _array(g):

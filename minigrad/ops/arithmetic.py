@@ -115,11 +115,22 @@ class AddAlpha(ArrayFunction):
         ctx.alpha = alpha
         if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
             return np.logical_or(a, np.logical_and(b, bool(alpha)))
-        return a + b * alpha
+        return _fused_multiply_add(a, b, alpha)
 
     @staticmethod
     def backward(ctx, grad):
         return grad, grad if ctx.alpha == 1 else MulScalar.call(grad, ctx.alpha)
+
+
+def _fused_multiply_add(a, b, factor):
+    """``a + b * factor`` rounded once, as PyTorch's add/sub kernel (a fused multiply-add):
+    float32 through float64 (where the product is exact), float64 through long double."""
+    dtype = np.result_type(a, b)
+    wide = {"f": np.float64 if dtype.itemsize < 8 else np.longdouble}.get(dtype.kind)
+    if wide is None:
+        return a + b * factor
+    factor = np.asarray(factor, dtype)  # PyTorch's kernel sees alpha in the tensor's dtype
+    return (np.asarray(a, wide) + np.asarray(b, wide) * factor.astype(wide)).astype(dtype)
 
 
 class SubAlpha(AddAlpha):
@@ -133,11 +144,10 @@ class SubAlpha(AddAlpha):
             _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
         _integral_alpha(a, b, alpha)
         ctx.alpha = alpha
-        return a - b * alpha
+        return _fused_multiply_add(a, b, -alpha)  # PyTorch's add(a, b, -alpha): -0 stays 0
 
     @staticmethod
-    def backward(ctx, grad):
-        """PyTorch's ``maybe_multiply(-grad, alpha)``: NegBackward0, then MulBackward1."""
+    def backward(ctx, grad):  # PyTorch's -grad * alpha (not grad * -alpha: the sign of 0)
         return grad, -grad if ctx.alpha == 1 else MulScalar.call(-grad, ctx.alpha)
 
 
@@ -569,6 +579,7 @@ class DivRounded(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - changed in place since: PyTorch's error (it reads them)
         # zeros, not grad * 0: the -0. and nan of a product would show (PyTorch: zeros_like)
         xp = namespace(grad)
         return xp.zeros_like(grad), xp.zeros_like(grad)

@@ -22,6 +22,16 @@ def column_major(a) -> bool:
     return s[0] == i and s[1] == i * a.shape[0]
 
 
+def outer(col: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """``col @ row`` of a column (m, 1) and a row (1, n) as PyTorch's mm computes it: the
+    exact products (a -0. stays -0.), but where m or n is 1 (BLAS's gemv) a sum from 0.
+    (numpy's matmul always adds to 0., so -0. becomes 0.)."""
+    out = col * row
+    if out.shape[0] == 1 or out.shape[1] == 1:
+        out += 0.0
+    return out
+
+
 def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None) -> tuple:
     """The gradients of ``a @ b`` (matrices), each in the layout of its input, as PyTorch.
 
@@ -31,12 +41,15 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
     grad_a = grad_b = None
     if type(grad) is np.ndarray:  # the ordinary backward: numpy's ``.T``, no namespace calls
         if need_a:
-            if grad.shape[1] == 1 and not a_cm:  # a layer of one output: an outer product,
-                grad_a = grad * b.T  # the same products as matmul's, without its set-up
+            if grad.shape[1] == 1:  # a layer of one output: an outer product
+                grad_a = outer(b, grad.T).T if a_cm else outer(grad, b.T)
             else:
                 grad_a = (b @ grad.T).T if a_cm else grad @ b.T
         if need_b:
-            grad_b = (grad.T @ a).T if b_cm else a.T @ grad
+            if grad.shape[0] == 1:  # a batch of one: an outer product too
+                grad_b = outer(grad.T, a).T if b_cm else outer(a.T, grad)
+            else:
+                grad_b = (grad.T @ a).T if b_cm else a.T @ grad
         return grad_a, grad_b
     t = namespace(grad).t
     if need_a:
@@ -70,7 +83,7 @@ class Mm(ArrayFunction):
             )
         ctx.save_for_backward(a, b)
         ctx.layout = (column_major(a), column_major(b))  # a is kept only if b requires grad
-        return a @ b
+        return outer(a, b) if a.shape[1] == 1 else a @ b
 
     @staticmethod
     def backward(ctx, grad):
@@ -267,6 +280,7 @@ class Bmm(ArrayFunction):
     """``bmm``: a batch of matrix products, ``(b, n, m) @ (b, m, p)``, no broadcasting."""
 
     node_name = "BmmBackward0"
+    saved_when = (1, 0)  # a is kept for b's gradient only, b for a's (as PyTorch)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -290,8 +304,7 @@ class Bmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        need_a, need_b = ctx.needs_input_grad
         return (  # bmm again (not matmul, which would fold the batch), as PyTorch
-            Bmm.call(grad, xp.swapaxes(b, 1, 2)) if need_a else None,
-            Bmm.call(xp.swapaxes(a, 1, 2), grad) if need_b else None,
+            None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)),
+            None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad),
         )

@@ -141,9 +141,9 @@ class NllLoss(ArrayFunction):
     ``ignore_index`` count for nothing. "mean" divides by the total weight.
 
     The loss of every classifier (``cross_entropy`` ends here), so its usual case
-    (N, C), no class weights, every target a class, is one ``take`` forward and one
-    ``put`` backward at the same flat positions (``ctx.flat``); ``ctx.w`` is then None,
-    meaning a weight of 1 for each row. The node keeps what PyTorch's keeps
+    (N, C), no class weights, every target a class, reads and writes at
+    ``(ctx.rows, target)``, a few numpy calls each way; ``ctx.w`` is then None, meaning
+    a weight of 1 for each row. The node keeps what PyTorch's keeps
     (``_saved_self``, ``_saved_target``, ``_saved_weight``, ``_saved_total_weight``).
     """
 
@@ -178,19 +178,23 @@ class NllLoss(ArrayFunction):
         ctx.save_for_backward(log_probs)
         shape = log_probs.shape
         ctx.shape, ctx.target, ctx.weight = shape, target, weight
-        ctx.ignore_index, ctx.reduction, ctx.flat = ignore_index, reduction, None
+        ctx.ignore_index, ctx.reduction, ctx.rows = ignore_index, reduction, None
+        picked = None
         if (
             len(shape) == 2
             and weight is None
             and target.size
             and not 0 <= ignore_index < shape[1]
-            and target.view(np.uint64).max() < shape[1]  # a negative target wraps: too large
+            and target.min() >= 0  # numpy would read a negative target from the end
         ):
-            n, c = shape
-            ctx.flat = flat = target + np.arange(0, n * c, c)
-            picked = log_probs.ravel().take(flat)
-            ctx.w, ctx.total_weight = None, log_probs.dtype.type(n)
-        else:
+            rows = np.arange(shape[0])
+            try:
+                picked = log_probs[rows, target]
+            except IndexError:  # a target past the last class: the general path says which
+                pass
+            else:
+                ctx.rows, ctx.w, ctx.total_weight = rows, None, log_probs.dtype.type(shape[0])
+        if picked is None:
             picked = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
         if reduction == "none":
             return -picked
@@ -219,8 +223,8 @@ class NllLossBackward(ArrayFunction):
         ctx.fwd = fwd
         g = grad / -fwd.total_weight if fwd.reduction == "mean" else -grad
         out = np.zeros(fwd.shape, grad.dtype)
-        if fwd.flat is not None:  # the usual case: one put
-            out.put(fwd.flat, g)
+        if fwd.rows is not None:  # the usual case: (N, C), one weight per row
+            out[fwd.rows, fwd.target] = g
             return out
         # ignored targets get 0, even when the total weight is 0, as in PyTorch
         per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)

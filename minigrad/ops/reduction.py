@@ -112,7 +112,7 @@ class Mean(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if type(grad) is np.ndarray and ctx.size <= _EXACT_COUNT:  # the ordinary backward
+        if type(grad) is np.ndarray and 0 < ctx.size <= _EXACT_COUNT:  # the ordinary backward
             # grad is 0-d: one division in Python floats, rounded once into the array. The
             # quotient of two float32 (or float16) values computed in float64 and rounded is
             # the correctly rounded float32 one, as PyTorch's; numpy dividing by a Python int
@@ -363,7 +363,11 @@ class LogSoftmax(ArrayFunction):
         ctx = node(cls, (edge(input),)) if requires else cls._Node()
         token = quiet()
         try:
-            out = cls.forward(ctx, a, dim)
+            if a.ndim == 2 and (dim == 1 or dim == -1) and a.size:  # (N, C) scores, by class
+                ctx.axis = 1
+                ctx._saved = (out := log_softmax(a, 1),)
+            else:
+                out = cls.forward(ctx, a, dim)
         finally:
             loud(token)
         if type(out) is not np.ndarray:  # a 0-d input: numpy's arithmetic gave a scalar
@@ -385,8 +389,7 @@ class LogSoftmax(ArrayFunction):
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
-        out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
-        out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+        out = log_softmax(a, axis)
         if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
             out = np.asarray(out)  # has no _as_array after forward)
         ctx.save_for_backward(out)
@@ -397,6 +400,13 @@ class LogSoftmax(ArrayFunction):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         return LogSoftmaxBackward.call(grad, out, ctx.axis)
+
+
+def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a - max - log(sum(exp(a - max)))`` along ``axis``, of a non-empty float array."""
+    out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
+    out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+    return out
 
 
 class LogSoftmaxBackward(ArrayFunction):

@@ -53,7 +53,7 @@ class Gather(ArrayFunction):
                 f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
             )
         ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
-        ctx.save_for_backward(index)  # PyTorch saves it: a second backward raises
+        ctx.save_for_backward(a, index)  # PyTorch's formula reads both: their versions are checked
         if a.ndim == 0:  # a 0-d tensor: every index (0 or -1) reads its one value
             ctx.where = None
             return np.broadcast_to(a, index.shape).copy()
@@ -62,6 +62,7 @@ class Gather(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - a changed in place since: PyTorch's error
         zeros = namespace(grad).zeros(ctx.shape, namespace(grad).dtype(grad))
         return ScatterAdd.call(zeros, grad, ctx.where, ctx.axis, ctx.index)
 

@@ -23,10 +23,6 @@ OPEN: tuple[Open, ...] = (
     Open("G1 graph structure", r"^graph @|^raises @ matmul\w*: "),
     Open("A6 size-0 dims in softmax and losses", r"zero-size array|@ (nll|cross_entropy\w*): "),
     Open(
-        "A7 autograd errors and version counters",
-        r"^raises @ (wrong_|autograd_|backward|gradient|grad:|retain|zero_)|^kind @ grad$",
-    ),
-    Open(
         "A9 errors on wrong arguments",
         r"^(raises|missing-raises) @ (size|unbind\w*|view|\w+_fn|linear\w*|clamp_|bool_py"
         r"|argm(in|ax)\w*|remainder|bce\w*|sign|(log_)?softmax\w*|iadd|imul_scalar|expand"

@@ -241,7 +241,8 @@ class NllLossBackward(ArrayFunction):
     def backward(ctx, gg):
         fwd = ctx.fwd
         loss = NllLoss2d if fwd._function is NllLoss2d else NllLoss
-        return loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction), None
+        grad_grad = loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction)
+        return grad_grad, namespace(gg).zeros_like(gg)  # PyTorch's self: zeros_like(grad)
 
 
 def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:

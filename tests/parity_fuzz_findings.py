@@ -307,6 +307,17 @@ FUZZ_FINDINGS: dict[str, str] = {
             show(y.flatten().tolist(), a.grad.flatten().tolist(), b.grad.flatten().tolist())
         show(T.full((1,), 2.) @ T.full((1, 3), -0.), T.full((3, 1), 2.) @ T.full((1,), -0.))
     """,
+    "nll_loss_of_a_zero_log_probability_is_zero": """
+        F = T.nn.functional
+        for x in ([[0., -1.]], [[-0., -1.]], [[0., -1.], [-0., -2.]], [0., -1.], [-0., -1.]):
+            a = T.tensor(x)
+            t = T.tensor([0] * len(x)) if isinstance(x[0], list) else T.tensor(0)
+            show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
+            show(F.nll_loss(a, t, weight=T.tensor([2., 1.])), F.cross_entropy(a * 100, t))
+        a = T.tensor([[[0., -1.], [-0., 0.]], [[-1., -0.], [0., -2.]]])
+        t = T.tensor([[0, 1], [1, 0]])
+        show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()
@@ -531,5 +542,17 @@ FUZZ_FINDINGS: dict[str, str] = {
         y = F.nll_loss(T.ones(0, 3, 2, requires_grad=True), T.ones(0, 2).long(), reduction="none")
         show(y)
         graph(y)
+    """,
+    # N1: softmax and the reductions along a dim give C-ordered results as PyTorch allocates
+    # them, whatever the input's layout: reshape of the result is then a view (ViewBackward0)
+    "reshape_after_softmax_and_reductions_of_a_permuted_tensor": """
+        x = T.arange(60.).reshape(3, 4, 5).permute(2, 0, 1).requires_grad_()
+        m = T.arange(12.).reshape(3, 4).t().requires_grad_()
+        for y in (m.softmax(-1), m.log_softmax(0), x.sum(1), x.mean(1, keepdim=True), x.var(1),
+                  x.std(1), x.prod(1), x.amax(1), x.norm(dim=1), x.sum(1, dtype=T.float64),
+                  x.mean(1, dtype=T.float64), m.cumsum(0), x.max(1)[0], x.var(0)):
+            r = y.reshape(-1)
+            show(r)
+            graph(r)
     """,
 }

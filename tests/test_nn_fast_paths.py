@@ -3,8 +3,8 @@
 ``Addmm.apply`` has a path of its own for three tensors of one float dtype and a 1-d bias;
 its node must be the general path's node (edges, saved values, their versions), and its
 values and gradients PyTorch's. The bias gradient may be summed by einsum, which must give
-``sum_to_shape``'s bits; a layer of one output takes its input's gradient as an outer
-product, which must give matmul's bits.
+``sum_to_shape``'s bits; matrix products use ``np.dot`` for float32 and float64, which
+must give matmul's bits.
 """
 
 from __future__ import annotations
@@ -113,13 +113,24 @@ def test_bias_gradient_has_sum_to_shape_bits(rows, cols, seed):
 
 
 @SETTINGS
-@given(rows=st.integers(1, 200), cols=st.integers(1, 40), seed=st.integers(0, 2**16))
-def test_one_output_gradient_has_matmul_bits(rows, cols, seed):
+@given(
+    n=st.integers(0, 70),
+    k=st.integers(1, 40),
+    m=st.integers(1, 40),
+    dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+    layout=st.tuples(st.booleans(), st.booleans()),
+    seed=st.integers(0, 2**16),
+)
+def test_matrix_product_gradients_have_matmul_bits(n, k, m, dtype, layout, seed):
     rng = np.random.default_rng(seed)
-    grad = rng.normal(size=(rows, 1)).astype(np.float32)
-    weight_t = rng.normal(size=(1, cols)).astype(np.float32).T  # (cols, 1), column-major
-    ours, _ = L.mm_grads(grad, None, weight_t, True, False, (False, True))
-    np.testing.assert_array_equal(ours, grad @ weight_t.T)
+    a = rng.normal(size=(k, n) if layout[0] else (n, k)).astype(dtype)
+    b = rng.normal(size=(m, k) if layout[1] else (k, m)).astype(dtype)
+    a, b = (a.T if layout[0] else a), (b.T if layout[1] else b)
+    grad = rng.normal(size=(n, m)).astype(dtype)
+    grad_a, grad_b = L.mm_grads(grad, a, b, True, True)
+    np.testing.assert_array_equal(grad_a, (b @ grad.T).T if layout[0] else grad @ b.T)
+    np.testing.assert_array_equal(grad_b, (grad.T @ a).T if layout[1] else a.T @ grad)
+    np.testing.assert_array_equal(L.Mm.forward(L.Mm._Node(), a, b), a @ b)
 
 
 def test_sequential_calls_a_module_that_overrides_call():

@@ -13,6 +13,11 @@ grad mode on: each node's backward (``node._run_graph``) records the operations
 it makes, so the gradients that come out are in a graph of their own and can
 be differentiated again (see ``minigrad/ops/namespace.py``).
 
+The everyday ``loss.backward()`` (one root, arrays, no anomaly mode) takes
+``_run_plain``: the same walk in the same order, without the tests for options it
+does not use, and a leaf's ``AccumulateGrad`` run as soon as it is ready without a
+turn through the heap. A small model's backward is mostly this per-node cost.
+
 ``execution_order`` is the same walk with no gradients (nothing runs), so the
 order it predicts is the order backward uses. Observers
 (``minigrad.autograd.graph``) can follow every step of a real pass; that is the

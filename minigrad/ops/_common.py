@@ -8,6 +8,12 @@ from .._dtypes import C_NAMES, LEGACY_NAMES  # noqa: F401 - C_NAMES is re-export
 from .._shapes import broadcast_shapes  # noqa: F401 - re-exported for the ops
 
 
+def c_order(out):
+    """A reduction's result laid out in C order, as PyTorch allocates it: numpy keeps the
+    input's order, and the layout decides whether a later ``reshape`` is a view."""
+    return np.asarray(out, order="C")
+
+
 def check_expand(shape: tuple, target: tuple, dtype: np.dtype) -> None:
     """A tensor of ``shape`` must expand to ``target``; PyTorch's message when it does not."""
     while shape and shape[0] == 1:

@@ -196,14 +196,18 @@ class NllLoss(ArrayFunction):
                 ctx.rows, ctx.w, ctx.total_weight = rows, None, log_probs.dtype.type(shape[0])
         if picked is None:
             picked = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
+        # PyTorch sums -w * x from 0., so a zero loss is 0., not -0. (only the 'none' losses of
+        # a batch are plain negations, -0. included)
         if reduction == "none":
-            return -picked
-        total = np.add.reduce(picked, None)  # the sum of the losses, negated below (exact)
-        return -total if reduction == "sum" else total / -ctx.total_weight  # all ignored: nan
+            return -picked if len(shape) > 1 else 0.0 - picked
+        total = 0.0 - np.add.reduce(picked, None)  # the sum of the losses, negated (exact)
+        return total if reduction == "sum" else total / ctx.total_weight  # all ignored: nan
 
     @staticmethod
     def backward(ctx, grad):
         log_probs = ctx.saved_tensors[0]
+        if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
+            return nll_grad(grad, ctx)
         op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
         return op.call(grad, log_probs, ctx)
 
@@ -221,21 +225,7 @@ class NllLossBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, log_probs, fwd):  # log_probs: an input it does not depend on
         ctx.fwd = fwd
-        g = grad / -fwd.total_weight if fwd.reduction == "mean" else -grad
-        out = np.zeros(fwd.shape, grad.dtype)
-        if fwd.rows is not None:  # the usual case: (N, C), one weight per row
-            out[fwd.rows, fwd.target] = g
-            return out
-        # ignored targets get 0, even when the total weight is 0, as in PyTorch
-        per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
-        shape, index = fwd.shape, fwd.index
-        if len(shape) == 2:
-            out[np.arange(shape[0]), index] = per_item
-        elif len(shape) == 1:
-            out[index] = per_item
-        else:  # (N, C, d...): scattered along the classes moved last
-            np.put_along_axis(np.moveaxis(out, 1, -1), index[..., None], per_item[..., None], -1)
-        return out
+        return nll_grad(grad, fwd)
 
     @staticmethod
     def backward(ctx, gg):
@@ -243,6 +233,26 @@ class NllLossBackward(ArrayFunction):
         loss = NllLoss2d if fwd._function is NllLoss2d else NllLoss
         grad_grad = loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction)
         return grad_grad, namespace(gg).zeros_like(gg)  # PyTorch's self: zeros_like(grad)
+
+
+def nll_grad(grad: np.ndarray, fwd) -> np.ndarray:
+    """``-grad`` (divided by the total weight for "mean") put at the targets of the
+    forward whose node is ``fwd``, in zeros shaped like its log-probabilities."""
+    g = grad / -fwd.total_weight if fwd.reduction == "mean" else -grad
+    out = np.zeros(fwd.shape, grad.dtype)
+    if fwd.rows is not None:  # the usual case: (N, C), one weight per row
+        out[fwd.rows, fwd.target] = g
+        return out
+    # ignored targets get 0, even when the total weight is 0, as in PyTorch
+    per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
+    shape, index = fwd.shape, fwd.index
+    if len(shape) == 2:
+        out[np.arange(shape[0]), index] = per_item
+    elif len(shape) == 1:
+        out[index] = per_item
+    else:  # (N, C, d...): scattered along the classes moved last
+        np.put_along_axis(np.moveaxis(out, 1, -1), index[..., None], per_item[..., None], -1)
+    return out
 
 
 def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:

@@ -11,7 +11,7 @@ from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor, wrap_dim
-from ._common import LEGACY_NAMES
+from ._common import LEGACY_NAMES, c_order
 from ._short_path import edge, node
 from .arithmetic import DivScalar, MaskedFill, MulScalar
 from .namespace import namespace
@@ -75,9 +75,8 @@ class SumDim(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
-        return a.sum(
-            axis=ctx.axes, keepdims=keepdim, dtype=np.int64 if a.dtype.kind in "biu" else None
-        )
+        dtype = np.int64 if a.dtype.kind in "biu" else None
+        return c_order(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -136,7 +135,7 @@ class MeanDim(ArrayFunction):
         _check_floating(a, "mean")
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         count = int(np.prod([a.shape[i] for i in ctx.axes]))
-        return np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / count  # no warning at 0
+        return c_order(np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / count)  # no warning
 
     @staticmethod
     def backward(ctx, grad):
@@ -243,7 +242,7 @@ class Var(ArrayFunction):
         ctx.all_dims = dim is None or a.ndim == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
-        return out if wide_result else out.astype(a.dtype, copy=False)
+        return c_order(out if wide_result else out.astype(a.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
@@ -302,6 +301,7 @@ class Softmax(ArrayFunction):
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
         _check_softmax_dtype(a, axis, "softmax")
+        a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
         if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
@@ -384,6 +384,7 @@ class LogSoftmax(ArrayFunction):
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
         _check_softmax_dtype(a, axis, "log_softmax")
+        a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
         if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
@@ -399,6 +400,8 @@ class LogSoftmax(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
+            return log_softmax_grad(grad, out, ctx.axis)
         return LogSoftmaxBackward.call(grad, out, ctx.axis)
 
 
@@ -407,6 +410,11 @@ def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
     out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
     out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
     return out
+
+
+def log_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int) -> np.ndarray:
+    """``grad - softmax * sum(grad)``: log_softmax's gradient, ``out`` its result."""
+    return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
 
 
 class LogSoftmaxBackward(ArrayFunction):
@@ -419,7 +427,7 @@ class LogSoftmaxBackward(ArrayFunction):
     def forward(ctx, grad, out, axis):
         ctx.save_for_backward(grad, out)
         ctx.axis = axis
-        return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
+        return log_softmax_grad(grad, out, axis)
 
     @staticmethod
     def backward(ctx, gg):
@@ -467,7 +475,7 @@ class SumDimAs(ArrayFunction):
     def forward(ctx, a, dim, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         ctx.dtype = a.dtype
-        return np.asarray(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
+        return c_order(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -505,7 +513,7 @@ class MeanDimAs(ArrayFunction):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         ctx.dtype = a.dtype
         count = int(np.prod([a.shape[i] for i in ctx.axes]))
-        return np.asarray(a.astype(dtype).sum(axis=ctx.axes, keepdims=keepdim) / count)
+        return c_order(a.astype(dtype).sum(axis=ctx.axes, keepdims=keepdim) / count)
 
     @staticmethod
     def backward(ctx, grad):

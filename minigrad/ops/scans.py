@@ -12,7 +12,7 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
-from ._common import LEGACY_NAMES
+from ._common import LEGACY_NAMES, c_order
 from .arithmetic import MaskedFill
 from .namespace import namespace
 from .reduction import reduce_dims
@@ -59,7 +59,7 @@ class ProdDim(ArrayFunction):
         if a.ndim == 0:
             out = a.astype(_integer_result(a) or a.dtype)
         else:
-            out = np.prod(a, axis=ctx.axis, keepdims=keepdim, dtype=_integer_result(a))
+            out = c_order(np.prod(a, axis=ctx.axis, keepdims=keepdim, dtype=_integer_result(a)))
         ctx.save_for_backward(a, out)
         return out
 
@@ -98,7 +98,7 @@ class Cumsum(ArrayFunction):
         ctx.axis = axis = wrap_dim(dim, a.ndim)
         if a.ndim == 0:
             return a.astype(_integer_result(a) or a.dtype)
-        out = np.cumsum(a, axis=axis, dtype=_integer_result(a))
+        out = c_order(np.cumsum(a, axis=axis, dtype=_integer_result(a)))
         if out.dtype.kind == "f":
             out += 0.0  # PyTorch's running sum starts at 0. (numpy's at the first -0.)
         return out
@@ -151,7 +151,7 @@ class Amax(ArrayFunction):
                 f"{cls._name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        out = cls._pick(a, axis=axes, keepdims=keepdim)
+        out = c_order(cls._pick(a, axis=axes, keepdims=keepdim))
         ctx.save_for_backward(a, out)
         ctx.axes, ctx.keepdim = axes, keepdim
         return out
@@ -215,7 +215,7 @@ class VectorNorm(ArrayFunction):
                     total = powers.sum(axis=axes, keepdims=keepdim)
                 total = total.astype(np.float64)
                 out = np.sqrt(total) if ord == 2 else total ** (1.0 / ord)
-        out = out.astype(a.dtype)
+        out = out.astype(a.dtype, order="C")
         ctx.save_for_backward(a, out)
         ctx.ord, ctx.axes, ctx.keepdim, ctx.dim, ctx.ndim = ord, axes, keepdim, dim, a.ndim
         return out

@@ -16,6 +16,7 @@ from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.node import _FREED, _SECOND_BACKWARD
 from ..tensor import new_tensor
+from ._common import positions
 from ._short_path import edge, node
 from .arithmetic import AddScalar, DivScalar, MulScalar
 from .namespace import namespace
@@ -187,7 +188,7 @@ class NllLoss(ArrayFunction):
             and not 0 <= ignore_index < shape[1]
             and target.min() >= 0  # numpy would read a negative target from the end
         ):
-            rows = np.arange(shape[0])
+            rows = positions(shape[0])
             try:
                 picked = log_probs[rows, target]
             except IndexError:  # a target past the last class: the general path says which

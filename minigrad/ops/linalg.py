@@ -126,6 +126,7 @@ class Mm(ArrayFunction):
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({_dims(a.shape)} and {_dims(b.shape)})"
             )
+        _no_bool(a, b, "addmm_impl_cpu_")
         ctx.save_for_backward(a, b)
         ctx.layout = (column_major(a), column_major(b))  # a is kept only if b requires grad
         if a.shape[1] == 1:
@@ -266,6 +267,7 @@ class Mv(ArrayFunction):
                 f"size mismatch, got input ({m.shape[0] if m.ndim else 0}), "
                 f"mat ({_dims(m.shape)}), vec ({_dims(v.shape)})"
             )
+        _no_bool(m, v, "addmv_impl_cpu")
         ctx.save_for_backward(m, v)
         return m @ v
 
@@ -296,6 +298,7 @@ class Dot(ArrayFunction):
                 f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
                 f"the same number of elements, but got {a.size} and {b.size} elements respectively"
             )
+        _no_bool(a, b, "dot")
         ctx.save_for_backward(a, b)
         return np.dot(a, b)
 
@@ -303,6 +306,12 @@ class Dot(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         return None if b is None else grad * b, None if a is None else grad * a
+
+
+def _no_bool(a: np.ndarray, b: np.ndarray, kernel: str) -> None:
+    """PyTorch has no matrix product of bools; an empty product never reaches its kernel."""
+    if a.dtype == np.bool_ and (kernel == "dot" or a.size and b.size):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def check_batched(a: np.ndarray, b: np.ndarray) -> None:
@@ -344,6 +353,7 @@ class Bmm(ArrayFunction):
             raise RuntimeError(
                 f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
             )
+        _no_bool(a, b, "bmm")
         ctx.save_for_backward(a, b)
         return np.matmul(a, b)
 

@@ -298,13 +298,13 @@ class Softmax(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
-        _check_softmax_dtype(a, axis, "softmax")
         a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
-        if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
+        if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
+        _check_softmax_dtype(a, axis, "softmax")
         e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(out)
@@ -382,13 +382,13 @@ class LogSoftmax(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
-        _check_softmax_dtype(a, axis, "log_softmax")
         a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
-        if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
+        if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
+        _check_softmax_dtype(a, axis, "log_softmax")
         out = log_softmax(a, axis)
         if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
             out = np.asarray(out)  # has no _as_array after forward)

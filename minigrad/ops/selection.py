@@ -13,6 +13,7 @@ from ..autograd.function import ArrayFunction
 from ..autograd.multi_function import MultiArrayFunction, zeros_for
 from ..tensor import Tensor, wrap_dim
 from . import indexing as I
+from ._common import LEGACY_NAMES
 from .indexing import Slice  # noqa: F401 - narrow() is SEL.Slice
 from .namespace import namespace
 
@@ -240,6 +241,8 @@ class Round(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype == np.bool_:  # integers come back as they are; bools have no kernel
+            raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
         return np.round(a)
 
     @staticmethod
@@ -254,7 +257,9 @@ class RoundDecimals(ArrayFunction):
     @staticmethod
     def forward(ctx, a, decimals):
         if a.dtype.kind != "f":
-            raise RuntimeError("round_cpu not implemented for integer tensors with decimals")
+            raise NotImplementedError(
+                f"\"round_cpu\" not implemented for '{LEGACY_NAMES[a.dtype]}'"
+            )
         scale = np.asarray(10.0**decimals, a.dtype)
         with np.errstate(over="ignore", invalid="ignore"):
             return np.round(a * scale) / scale

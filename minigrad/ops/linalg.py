@@ -361,5 +361,7 @@ class Bmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        grad_a = None if b is None else grad @ xp.swapaxes(b, 1, 2)
-        return grad_a, None if a is None else xp.swapaxes(a, 1, 2) @ grad
+        return (  # bmm again (not matmul, which would fold the batch), as PyTorch
+            None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)),
+            None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad),
+        )

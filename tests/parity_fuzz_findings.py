@@ -597,7 +597,8 @@ FUZZ_FINDINGS: dict[str, str] = {
                 show(type(e).__name__, str(e))
     """,
     "linear_and_mm_of_integer_vectors": """
-        show(T.nn.functional.linear(T.tensor([2]), T.tensor([[-5]])), T.mm(T.ones(3, 1).long(), T.ones(1, 2).long()))
+        show(T.nn.functional.linear(T.tensor([2]), T.tensor([[-5]])))
+        show(T.mm(T.ones(3, 1).long(), T.ones(1, 2).long()))
     """,
     # A9: binary_cross_entropy checks every (input, target) pair: nan or a target outside
     # [0, 1] raises, the first bad pair names its side

@@ -307,6 +307,17 @@ FUZZ_FINDINGS: dict[str, str] = {
             show(y.flatten().tolist(), a.grad.flatten().tolist(), b.grad.flatten().tolist())
         show(T.full((1,), 2.) @ T.full((1, 3), -0.), T.full((3, 1), 2.) @ T.full((1,), -0.))
     """,
+    "nll_loss_of_a_zero_log_probability_is_zero": """
+        F = T.nn.functional
+        for x in ([[0., -1.]], [[-0., -1.]], [[0., -1.], [-0., -2.]], [0., -1.], [-0., -1.]):
+            a = T.tensor(x)
+            t = T.tensor([0] * len(x)) if isinstance(x[0], list) else T.tensor(0)
+            show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
+            show(F.nll_loss(a, t, weight=T.tensor([2., 1.])), F.cross_entropy(a * 100, t))
+        a = T.tensor([[[0., -1.], [-0., 0.]], [[-1., -0.], [0., -2.]]])
+        t = T.tensor([[0, 1], [1, 0]])
+        show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()
@@ -531,6 +542,34 @@ FUZZ_FINDINGS: dict[str, str] = {
         y = F.nll_loss(T.ones(0, 3, 2, requires_grad=True), T.ones(0, 2).long(), reduction="none")
         show(y)
         graph(y)
+    """,
+    # A9: softmax and log_softmax of an empty integer or bool tensor: PyTorch returns it
+    # before looking at the dtype
+    "softmax_of_an_empty_integer_tensor": """
+        for dtype in (T.int64, T.int32, T.bool):
+            for shape, dim in (((2, 3, 0), 1), ((0,), 0), ((2, 0), 0)):
+                x = T.ones(shape, dtype=dtype)
+                show(T.softmax(x, dim), x.log_softmax(dim), T.nn.functional.softmax(x, -1))
+        T.ones(2, dtype=T.int64).softmax(0)
+    """,
+    # A9: no matrix product, power or rounding of bools in PyTorch (an empty product is no
+    # error: it never reaches the kernel); x ** True copies, an integer's round() is itself
+    "bool_inputs_to_matmul_pow_and_round": """
+        b, B = T.tensor([True, False]), T.tensor([[True, False], [False, True]])
+        i = T.tensor([1, 2])
+        def attempt(f):
+            try:
+                show(f())
+            except (RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        for f in (lambda: b @ b, lambda: B @ B, lambda: B @ b, lambda: T.ones(2, 2, 2).bool() @ B,
+                  lambda: T.mm(B, B), lambda: T.addmm(B, B, B), lambda: T.bmm(B[None], B[None]),
+                  lambda: T.ones(2, 0).bool() @ T.ones(0, 2).bool(),
+                  lambda: T.ones(0, 2).bool() @ b,
+                  lambda: b ** b, lambda: True ** b, lambda: b ** T.tensor(True), lambda: b ** 2,
+                  lambda: b ** True, lambda: b ** False, lambda: 2 ** b, lambda: b.round(),
+                  lambda: i.round(), lambda: i.round(decimals=2), lambda: b.round(decimals=1)):
+            attempt(f)
     """,
     # N1: softmax and the reductions along a dim give C-ordered results as PyTorch allocates
     # them, whatever the input's layout: reshape of the result is then a view (ViewBackward0)

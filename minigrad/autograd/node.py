@@ -461,6 +461,9 @@ class BackwardNode(Node):
                         raise RuntimeError(_INFERENCE_SAVED)
                     checks += (vc, vc[0], k)
                     continue
+                if type(value) is not np.ndarray:  # a number (x * 2.0): no tensor's value
+                    checks += _UNWATCHED
+                    continue
             i = 0
             for array in values:
                 if value is array or value is inputs[i]:

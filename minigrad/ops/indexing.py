@@ -15,7 +15,7 @@ from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_function import MultiArrayFunction, zeros_for
 from ..tensor import Tensor, new_tensor, wrap_dim
-from ._common import broadcast_shapes
+from ._common import broadcast_shapes, positions
 from .namespace import namespace
 from .shape import Unsqueeze
 
@@ -189,7 +189,7 @@ def _add_rows(zeros: np.ndarray, grad: np.ndarray, rows: np.ndarray) -> np.ndarr
     a flat view of it.
     """
     width = math.prod(zeros.shape[1:])
-    flat = (rows.reshape(-1, 1) * width + np.arange(width)).reshape(-1)
+    flat = (rows.reshape(-1, 1) * width + positions(width)).reshape(-1)
     np.add.at(zeros.reshape(-1), flat, grad.reshape(-1))
     return zeros
 

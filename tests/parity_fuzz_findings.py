@@ -586,7 +586,7 @@ FUZZ_FINDINGS: dict[str, str] = {
     # PyTorch's index error names the index's position in the tuple as its dimension
     "index_error_names_the_position_in_the_index": """
         x = T.ones(2, 3, 1)
-        for index in ((Ellipsis, 2), (None, 5), (T.tensor(True), 5), (0, 0, 4), (slice(0, 1), ..., 7)):
+        for index in ((..., 2), (None, 5), (T.tensor(True), 5), (0, 0, 4), (slice(0, 1), ..., 7)):
             try:
                 x[index]
             except IndexError as e:

@@ -596,4 +596,17 @@ FUZZ_FINDINGS: dict[str, str] = {
             except IndexError as e:
                 show(str(e))
     """,
+    # a view of a view made a leaf (x[3:].requires_grad_()) whose memory changed in place is
+    # regenerated as AsStridedBackward0 of the root base, which needs no grad (PyTorch's quirk)
+    "view_of_a_leaf_view_changed_in_place": """
+        x = T.ones(6, 3)
+        a = x[3:].requires_grad_()
+        t = a[-1, -3:]
+        with T.no_grad():
+            t.add_(0.5)
+        show(t, a)
+        graph(t)
+        t.sum().backward()
+        show(a.grad)
+    """,
 }

@@ -543,6 +543,34 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(y)
         graph(y)
     """,
+    # A9: softmax and log_softmax of an empty integer or bool tensor: PyTorch returns it
+    # before looking at the dtype
+    "softmax_of_an_empty_integer_tensor": """
+        for dtype in (T.int64, T.int32, T.bool):
+            for shape, dim in (((2, 3, 0), 1), ((0,), 0), ((2, 0), 0)):
+                x = T.ones(shape, dtype=dtype)
+                show(T.softmax(x, dim), x.log_softmax(dim), T.nn.functional.softmax(x, -1))
+        T.ones(2, dtype=T.int64).softmax(0)
+    """,
+    # A9: no matrix product, power or rounding of bools in PyTorch (an empty product is no
+    # error: it never reaches the kernel); x ** True copies, an integer's round() is itself
+    "bool_inputs_to_matmul_pow_and_round": """
+        b, B = T.tensor([True, False]), T.tensor([[True, False], [False, True]])
+        i = T.tensor([1, 2])
+        def attempt(f):
+            try:
+                show(f())
+            except (RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        for f in (lambda: b @ b, lambda: B @ B, lambda: B @ b, lambda: T.ones(2, 2, 2).bool() @ B,
+                  lambda: T.mm(B, B), lambda: T.addmm(B, B, B), lambda: T.bmm(B[None], B[None]),
+                  lambda: T.ones(2, 0).bool() @ T.ones(0, 2).bool(),
+                  lambda: T.ones(0, 2).bool() @ b,
+                  lambda: b ** b, lambda: True ** b, lambda: b ** T.tensor(True), lambda: b ** 2,
+                  lambda: b ** True, lambda: b ** False, lambda: 2 ** b, lambda: b.round(),
+                  lambda: i.round(), lambda: i.round(decimals=2), lambda: b.round(decimals=1)):
+            attempt(f)
+    """,
     # N1: softmax and the reductions along a dim give C-ordered results as PyTorch allocates
     # them, whatever the input's layout: reshape of the result is then a view (ViewBackward0)
     "reshape_after_softmax_and_reductions_of_a_permuted_tensor": """
@@ -554,5 +582,31 @@ FUZZ_FINDINGS: dict[str, str] = {
             r = y.reshape(-1)
             show(r)
             graph(r)
+    """,
+    # PyTorch's index error names the index's position in the tuple as its dimension
+    "index_error_names_the_position_in_the_index": """
+        x = T.ones(2, 3, 1)
+        for index in ((..., 2), (None, 5), (T.tensor(True), 5), (0, 0, 4), (slice(0, 1), ..., 7)):
+            try:
+                x[index]
+            except IndexError as e:
+                show(str(e))
+            try:
+                x[index] = 1.
+            except IndexError as e:
+                show(str(e))
+    """,
+    # a view of a view made a leaf (x[3:].requires_grad_()) whose memory changed in place is
+    # regenerated as AsStridedBackward0 of the root base, which needs no grad (PyTorch's quirk)
+    "view_of_a_leaf_view_changed_in_place": """
+        x = T.ones(6, 3)
+        a = x[3:].requires_grad_()
+        t = a[-1, -3:]
+        with T.no_grad():
+            t.add_(0.5)
+        show(t, a)
+        graph(t)
+        t.sum().backward()
+        show(a.grad)
     """,
 }

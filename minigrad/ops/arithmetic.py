@@ -25,6 +25,8 @@ def _no_bool_subtraction(a, b) -> None:
 
 
 def _power(a, b):
+    if np.result_type(a, b) == _BOOL:  # bool ** bool: PyTorch has no kernel for it
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     try:
         return np.power(a, b)
     except ValueError:  # integers to negative integer powers: PyTorch truncates, 2 ** -1 is 0
@@ -335,6 +337,8 @@ class PowScalar(ArrayFunction):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         if a.dtype is _BOOL and type(exponent) is int:
             a = a.astype(np.int64)  # bool ** 2 is int64, as in PyTorch (numpy says int8)
+        elif a.dtype is _BOOL and type(exponent) is bool:  # PyTorch: x ** 1 copies, x ** 0 fills
+            return a.copy() if exponent else np.ones_like(a)
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         return a**exponent

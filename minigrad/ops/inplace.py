@@ -53,7 +53,12 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
-    return t._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others)
+    if t._requires_grad:
+        return True
+    for o in others:  # a loop, not any(): this runs on every optimizer update
+        if isinstance(o, Tensor) and o._requires_grad:
+            return True
+    return False
 
 
 def check_inference(t: Tensor, through_index: bool = False) -> None:

@@ -70,9 +70,48 @@ def _dims(shape: tuple) -> str:
 
 
 class Mm(ArrayFunction):
+    """``a @ b`` of two matrices. A layer written ``x @ W`` runs it every step, so two
+    float32/float64 matrices take a short ``apply`` (``_short_path``): the general path's
+    node, recorded directly."""
+
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
-    saved_when = (1, 0)
+    saved_when = (1, 0)  # self is kept for mat2's gradient only, mat2 for self's
+
+    @classmethod
+    def apply(cls, a, b):
+        try:
+            ad, bd = a._data, b._data
+        except AttributeError:  # not two tensors: the general path
+            return ArrayFunction.apply.__func__(cls, a, b)
+        dtype = ad.dtype
+        if not (
+            ad.ndim == 2
+            and bd.ndim == 2
+            and bd.dtype is dtype
+            and dtype in BLAS_FLOATS
+            and ad.shape[1] == bd.shape[0]
+            and ad.shape[1] != 1  # one inner column: the exact outer product (forward)
+            and type(a._vc) is list  # not an inference tensor (the general path refuses it)
+            and type(b._vc) is list
+        ):
+            return ArrayFunction.apply.__func__(cls, a, b)  # and its errors
+        token = quiet()
+        try:
+            out = np.dot(ad, bd)  # as forward computes it
+        finally:
+            loud(token)
+        if not (_grad_state.enabled and (a._requires_grad or b._requires_grad)):
+            return new_tensor(out)
+        ctx = node(cls, (na := edge(a), nb := edge(b)))
+        ctx.layout = (column_major(ad), column_major(bd))
+        va, vb = a._vc, b._vc
+        ctx._saved = (ad if nb is not None else None, bd if na is not None else None)
+        ctx._saved_checks = (
+            *((va, va[0], 0) if nb is not None else NOT_KEPT),
+            *((vb, vb[0], 1) if na is not None else NOT_KEPT),
+        )
+        return new_tensor(out, ctx, True)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -87,6 +126,7 @@ class Mm(ArrayFunction):
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({_dims(a.shape)} and {_dims(b.shape)})"
             )
+        _no_bool(a, b, "addmm_impl_cpu_")
         ctx.save_for_backward(a, b)
         ctx.layout = (column_major(a), column_major(b))  # a is kept only if b requires grad
         if a.shape[1] == 1:
@@ -96,8 +136,8 @@ class Mm(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        return mm_grads(grad, a, b, need_a, need_b, ctx.layout)
+        na, nb = ctx._next
+        return mm_grads(grad, a, b, na is not None, nb is not None, ctx.layout)
 
 
 class Addmm(ArrayFunction):
@@ -227,6 +267,7 @@ class Mv(ArrayFunction):
                 f"size mismatch, got input ({m.shape[0] if m.ndim else 0}), "
                 f"mat ({_dims(m.shape)}), vec ({_dims(v.shape)})"
             )
+        _no_bool(m, v, "addmv_impl_cpu")
         ctx.save_for_backward(m, v)
         return m @ v
 
@@ -257,6 +298,7 @@ class Dot(ArrayFunction):
                 f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
                 f"the same number of elements, but got {a.size} and {b.size} elements respectively"
             )
+        _no_bool(a, b, "dot")
         ctx.save_for_backward(a, b)
         return np.dot(a, b)
 
@@ -264,6 +306,12 @@ class Dot(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         return None if b is None else grad * b, None if a is None else grad * a
+
+
+def _no_bool(a: np.ndarray, b: np.ndarray, kernel: str) -> None:
+    """PyTorch has no matrix product of bools; an empty product never reaches its kernel."""
+    if a.dtype == np.bool_ and (kernel == "dot" or a.size and b.size):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def check_batched(a: np.ndarray, b: np.ndarray) -> None:
@@ -305,6 +353,7 @@ class Bmm(ArrayFunction):
             raise RuntimeError(
                 f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
             )
+        _no_bool(a, b, "bmm")
         ctx.save_for_backward(a, b)
         return np.matmul(a, b)
 
@@ -312,5 +361,7 @@ class Bmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        grad_a = None if b is None else grad @ xp.swapaxes(b, 1, 2)
-        return grad_a, None if a is None else xp.swapaxes(a, 1, 2) @ grad
+        return (  # bmm again (not matmul, which would fold the batch), as PyTorch
+            None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)),
+            None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad),
+        )

@@ -583,4 +583,30 @@ FUZZ_FINDINGS: dict[str, str] = {
             show(r)
             graph(r)
     """,
+    # PyTorch's index error names the index's position in the tuple as its dimension
+    "index_error_names_the_position_in_the_index": """
+        x = T.ones(2, 3, 1)
+        for index in ((..., 2), (None, 5), (T.tensor(True), 5), (0, 0, 4), (slice(0, 1), ..., 7)):
+            try:
+                x[index]
+            except IndexError as e:
+                show(str(e))
+            try:
+                x[index] = 1.
+            except IndexError as e:
+                show(str(e))
+    """,
+    # a view of a view made a leaf (x[3:].requires_grad_()) whose memory changed in place is
+    # regenerated as AsStridedBackward0 of the root base, which needs no grad (PyTorch's quirk)
+    "view_of_a_leaf_view_changed_in_place": """
+        x = T.ones(6, 3)
+        a = x[3:].requires_grad_()
+        t = a[-1, -3:]
+        with T.no_grad():
+            t.add_(0.5)
+        show(t, a)
+        graph(t)
+        t.sum().backward()
+        show(a.grad)
+    """,
 }

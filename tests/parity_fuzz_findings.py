@@ -583,4 +583,76 @@ FUZZ_FINDINGS: dict[str, str] = {
             show(r)
             graph(r)
     """,
+    # A6: cross_entropy with a target shaped like the input takes it as class probabilities
+    # and checks it as PyTorch does (float, no ignore_index, a class dimension to read)
+    "cross_entropy_targets_shaped_like_the_input": """
+        F = T.nn.functional
+        for i, t, kw in ((T.ones(3), T.tensor([0, 1, 2]), {}), (T.tensor(1.), T.tensor(1.), {}),
+                         (T.tensor(1.), T.tensor(1), {}), (T.ones(2, 3), T.ones(2, 3).bool(), {}),
+                         (T.ones(2, 3), T.ones(2, 3), {"ignore_index": 1}),
+                         (T.ones(2, 3), T.ones(2, 3), {"ignore_index": -1})):
+            try:
+                show(F.cross_entropy(i, t, **kw))
+            except (RuntimeError, IndexError) as e:
+                show(type(e).__name__, str(e))
+    """,
+    "linear_and_mm_of_integer_vectors": """
+        show(T.nn.functional.linear(T.tensor([2]), T.tensor([[-5]])))
+        show(T.mm(T.ones(3, 1).long(), T.ones(1, 2).long()))
+    """,
+    # A9: binary_cross_entropy checks every (input, target) pair: nan or a target outside
+    # [0, 1] raises, the first bad pair names its side
+    "binary_cross_entropy_range_checks": """
+        F = T.nn.functional
+        for p, t in (([0.5, float("nan")], [0.5, 0.5]), ([0.5, 0.5], [0.5, 1.5]),
+                     ([0.5, 2.0], [-1.0, 0.5]), ([0.5, 0.5], [float("nan"), 0.5]),
+                     ([0.2, 0.7], [0.0, 1.0])):
+            try:
+                show(F.binary_cross_entropy(T.tensor(p), T.tensor(t)))
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    # A9: expand's -1 in a new leading dimension; clamp_ of an integer or bool tensor with
+    # number bounds names the output type as C does
+    "expand_and_clamp_errors": """
+        def attempt(f):
+            try:
+                show(f())
+            except (RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        a = T.ones(3)
+        for sizes in ((-1, 3), (2, -1, 3), (-1, -1, 3), (-1, 4), (-2, 3), (0, 3)):
+            attempt(lambda: a.expand(*sizes))
+        for x in (T.tensor([True, False]), T.tensor([1, 2]), T.tensor([1, 2], dtype=T.int32)):
+            for kw in ({"min": 2.0}, {"max": 1}, {"min": 0, "max": 2.5}, {"min": True},
+                       {"min": T.tensor(2.0)}):
+                attempt(lambda: x.clone().clamp_(**kw))
+                attempt(lambda: x.clamp(**kw))
+    """,
+    # PyTorch's index error names the index's position in the tuple as its dimension
+    "index_error_names_the_position_in_the_index": """
+        x = T.ones(2, 3, 1)
+        for index in ((..., 2), (None, 5), (T.tensor(True), 5), (0, 0, 4), (slice(0, 1), ..., 7)):
+            try:
+                x[index]
+            except IndexError as e:
+                show(str(e))
+            try:
+                x[index] = 1.
+            except IndexError as e:
+                show(str(e))
+    """,
+    # a view of a view made a leaf (x[3:].requires_grad_()) whose memory changed in place is
+    # regenerated as AsStridedBackward0 of the root base, which needs no grad (PyTorch's quirk)
+    "view_of_a_leaf_view_changed_in_place": """
+        x = T.ones(6, 3)
+        a = x[3:].requires_grad_()
+        t = a[-1, -3:]
+        with T.no_grad():
+            t.add_(0.5)
+        show(t, a)
+        graph(t)
+        t.sum().backward()
+        show(a.grad)
+    """,
 }

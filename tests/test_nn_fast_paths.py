@@ -95,6 +95,33 @@ def test_addmm_short_path_records_the_general_node(case):
             np.testing.assert_array_equal(ours, theirs)
 
 
+@SETTINGS
+@given(case=layer(), same=st.booleans())
+def test_mm_short_path_records_the_general_node(case, same):
+    rows, n_in, n_out, dtype, needs, seed = case
+    x_array, w_array, _ = _arrays(rows, n_in, n_out, dtype, seed)
+    x = mg.tensor(x_array, requires_grad=needs[0])
+    w = mg.tensor(w_array, requires_grad=needs[1])
+    other = S.T.apply(x) if same else S.T.apply(w)  # x @ x.T: one tensor on both sides
+    fast = L.Mm.apply(x, other)
+    general = ArrayFunction.apply.__func__(L.Mm, x, other)
+    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
+    assert fast.requires_grad == general.requires_grad
+    if general.grad_fn is None:
+        assert fast.grad_fn is None
+        return
+    f, g = fast.grad_fn, general.grad_fn
+    assert f._next == g._next
+    assert f._saved_checks == g._saved_checks
+    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
+    assert f.layout == g.layout
+    upstream = np.random.default_rng(seed).normal(size=fast.shape).astype(dtype)
+    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_array_equal(ours, theirs)
+
+
 def test_addmm_short_path_catches_in_place_changes():
     x = mg.ones(3, 2, requires_grad=True)
     w = mg.ones(4, 2, requires_grad=True)

@@ -390,7 +390,8 @@ class RPow(ArrayFunction):
     def forward(ctx, b, number):
         out = _power(number, b)
         ctx.save_for_backward(b, out)
-        ctx.number, ctx.log_base = number, np.log(number)
+        # a Python float: the product stays in the tensor's dtype, as PyTorch's Scalar log(base)
+        ctx.number, ctx.log_base = number, float(np.log(number))
         return out
 
     @staticmethod

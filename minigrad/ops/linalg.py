@@ -32,7 +32,7 @@ def outer(col: np.ndarray, row: np.ndarray) -> np.ndarray:
     exact products (a -0. stays -0.), but where m or n is 1 (BLAS's gemv) a sum from 0.
     (numpy's matmul always adds to 0., so -0. becomes 0.)."""
     out = col * row
-    if out.shape[0] == 1 or out.shape[1] == 1:
+    if (out.shape[0] == 1 or out.shape[1] == 1) and out.dtype.kind == "f":  # integers: no -0.
         out += 0.0
     return out
 
@@ -70,9 +70,48 @@ def _dims(shape: tuple) -> str:
 
 
 class Mm(ArrayFunction):
+    """``a @ b`` of two matrices. A layer written ``x @ W`` runs it every step, so two
+    float32/float64 matrices take a short ``apply`` (``_short_path``): the general path's
+    node, recorded directly."""
+
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
-    saved_when = (1, 0)
+    saved_when = (1, 0)  # self is kept for mat2's gradient only, mat2 for self's
+
+    @classmethod
+    def apply(cls, a, b):
+        try:
+            ad, bd = a._data, b._data
+        except AttributeError:  # not two tensors: the general path
+            return ArrayFunction.apply.__func__(cls, a, b)
+        dtype = ad.dtype
+        if not (
+            ad.ndim == 2
+            and bd.ndim == 2
+            and bd.dtype is dtype
+            and dtype in BLAS_FLOATS
+            and ad.shape[1] == bd.shape[0]
+            and ad.shape[1] != 1  # one inner column: the exact outer product (forward)
+            and type(a._vc) is list  # not an inference tensor (the general path refuses it)
+            and type(b._vc) is list
+        ):
+            return ArrayFunction.apply.__func__(cls, a, b)  # and its errors
+        token = quiet()
+        try:
+            out = np.dot(ad, bd)  # as forward computes it
+        finally:
+            loud(token)
+        if not (_grad_state.enabled and (a._requires_grad or b._requires_grad)):
+            return new_tensor(out)
+        ctx = node(cls, (na := edge(a), nb := edge(b)))
+        ctx.layout = (column_major(ad), column_major(bd))
+        va, vb = a._vc, b._vc
+        ctx._saved = (ad if nb is not None else None, bd if na is not None else None)
+        ctx._saved_checks = (
+            *((va, va[0], 0) if nb is not None else NOT_KEPT),
+            *((vb, vb[0], 1) if na is not None else NOT_KEPT),
+        )
+        return new_tensor(out, ctx, True)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -97,8 +136,8 @@ class Mm(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        return mm_grads(grad, a, b, need_a, need_b, ctx.layout)
+        na, nb = ctx._next
+        return mm_grads(grad, a, b, na is not None, nb is not None, ctx.layout)
 
 
 class Addmm(ArrayFunction):
@@ -322,5 +361,7 @@ class Bmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        grad_a = None if b is None else grad @ xp.swapaxes(b, 1, 2)
-        return grad_a, None if a is None else xp.swapaxes(a, 1, 2) @ grad
+        return (  # bmm again (not matmul, which would fold the batch), as PyTorch
+            None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)),
+            None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad),
+        )

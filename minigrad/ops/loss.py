@@ -232,7 +232,8 @@ class NllLossBackward(ArrayFunction):
     def backward(ctx, gg):
         fwd = ctx.fwd
         loss = NllLoss2d if fwd._function is NllLoss2d else NllLoss
-        return loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction), None
+        grad_grad = loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction)
+        return grad_grad, namespace(gg).zeros_like(gg)  # PyTorch's self: zeros_like(grad)
 
 
 def nll_grad(grad: np.ndarray, fwd) -> np.ndarray:
@@ -310,6 +311,16 @@ for _node in (NllLoss._Node, NllLoss2d._Node):
         setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))
 
 
+def _check_probabilities(input: np.ndarray, target: np.ndarray) -> None:
+    """PyTorch checks each (input, target) pair in turn: the first one outside [0, 1] (nan
+    included) names its side."""
+    bad_input = ~((input >= 0) & (input <= 1))
+    bad = bad_input | ~((target >= 0) & (target <= 1))
+    if bad.any():
+        side = "input" if bad_input.ravel()[np.argmax(bad.ravel())] else "target"
+        raise RuntimeError(f"all elements of {side} should be between 0 and 1")
+
+
 class BinaryCrossEntropy(ArrayFunction):
     """-(t * log(p) + (1 - t) * log(1 - p)), each log clamped at -100 as in PyTorch."""
 
@@ -319,8 +330,7 @@ class BinaryCrossEntropy(ArrayFunction):
 
     @staticmethod
     def forward(ctx, input, target, weight, reduction):
-        if ((input < 0) | (input > 1)).any():
-            raise RuntimeError("all elements of input should be between 0 and 1")
+        _check_probabilities(input, target)
         ctx.save_for_backward(input, target)
         ctx.weight, ctx.reduction = weight, reduction
         with np.errstate(divide="ignore"):
@@ -453,7 +463,46 @@ class SmoothL1Loss(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return _kinked_backward(ctx, grad, ctx.beta, huber=False)
+        input, target = ctx.saved_tensors
+        need_input, need_target = ctx.needs_input_grad
+        r, beta = ctx.reduction, ctx.beta
+        return (  # the target's is the same op with the roles swapped, as in PyTorch
+            SmoothL1LossBackward.call(grad, input, target, r, beta) if need_input else None,
+            SmoothL1LossBackward.call(grad, target, input, r, beta) if need_target else None,
+        )
+
+
+class SmoothL1LossBackward(ArrayFunction):
+    """smooth_l1_loss's gradient, ``grad * clamp(d / beta, -1, 1)``, as an op of its own
+    (``SmoothL1LossBackwardBackward0``): the second derivative is ``1 / beta`` inside."""
+
+    node_name = "SmoothL1LossBackwardBackward0"
+    broadcasts = True
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction, beta):
+        ctx.save_for_backward(grad, input, target)
+        ctx.reduction, ctx.beta = reduction, beta
+        return _kinked(grad, input, target, reduction, beta, huber=False)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        xp = namespace(gg)
+        r, beta = ctx.reduction, ctx.beta
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        out_grad = SmoothL1LossBackward.call(gg, input, target, r, beta) if need_grad else None
+        if not (need_input or need_target):
+            return out_grad, None, None
+        values = xp.data(input)
+        if beta == 0:  # PyTorch's special case: zeros, no graph
+            d = xp.zeros(values.shape, xp.dtype(gg))
+        else:
+            inside = np.abs(values - xp.data(target)) < beta
+            d = gg * grad * xp.constant(inside.astype(xp.dtype(gg))) / beta
+            d = DivScalar.call(d, values.size) if r == "mean" else d
+        return out_grad, d, -d if need_target else None
 
 
 class HuberLoss(ArrayFunction):
@@ -473,30 +522,62 @@ class HuberLoss(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return _kinked_backward(ctx, grad, ctx.delta, huber=True)
+        input, target = ctx.saved_tensors
+        need_input, need_target = ctx.needs_input_grad
+        r, delta = ctx.reduction, ctx.delta
+        return (
+            HuberLossBackward.call(grad, input, target, r, delta) if need_input else None,
+            HuberLossBackward.call(grad, target, input, r, delta) if need_target else None,
+        )
 
 
-def _kinked_backward(ctx, grad, bound: float, huber: bool) -> tuple:
+class HuberLossBackward(ArrayFunction):
+    """huber_loss's gradient, ``grad * clamp(d, -delta, delta)``, as an op of its own
+    (``HuberLossBackwardBackward0``): the second derivative is 1 inside."""
+
+    node_name = "HuberLossBackwardBackward0"
+    broadcasts = True
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction, delta):
+        ctx.save_for_backward(grad, input, target)
+        ctx.reduction, ctx.delta = reduction, delta
+        return _kinked(grad, input, target, reduction, delta, huber=True)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        xp = namespace(gg)
+        r, delta = ctx.reduction, ctx.delta
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        out_grad = d = None
+        if need_grad:  # PyTorch's huber_loss_double_backward_grad_output
+            if r == "none":
+                out_grad = HuberLossBackward.call(gg, input, target, r, delta)
+            else:
+                ones = xp.constant(np.ones(xp.data(grad).shape, xp.dtype(gg)))
+                out_grad = xp.sum(HuberLossBackward.call(ones, input, target, r, delta) * gg)
+        if need_input or need_target:
+            values = xp.data(input)
+            inside = np.abs(values - xp.data(target)) < delta
+            d = gg * grad * xp.constant(inside.astype(xp.dtype(gg)))
+            d = DivScalar.call(d, values.size) if r == "mean" else d
+        return out_grad, d if need_input else None, -d if need_target else None
+
+
+def _kinked(grad, input, target, reduction: str, bound: float, huber: bool) -> np.ndarray:
     """smooth_l1's and huber's gradients as PyTorch's kernels compute them, element by element:
     ``x = input - target``; ``-norm * grad (* delta)`` where ``x <= -bound``, ``norm * grad
     (* delta)`` where ``x >= bound``, else ``norm * x * grad`` (huber) or ``norm * (x / beta) *
     grad`` (smooth_l1); a nan ``x`` falls through to the last, so the gradient is nan. The
     target's is the same with the roles swapped (not the negated input's: the zeros keep the
     sign of grad)."""
-    input, target = ctx.saved_tensors
-    xp = namespace(grad)
-    norm = 1.0 / max(np.size(xp.data(input - target)), 1) if ctx.reduction == "mean" else 1.0
-    below, above = MulScalar.call(grad, -norm), MulScalar.call(grad, norm)
+    x = input - target
+    norm = 1.0 / max(x.size, 1) if reduction == "mean" else 1.0
+    below, above = grad * -norm, grad * norm
     if huber:
-        below, above = MulScalar.call(below, bound), MulScalar.call(above, bound)
-
-    def gradient(x):
-        values = xp.data(x)
-        inside = MulScalar.call(x if huber else DivScalar.call(x, bound), norm) * grad
-        return xp.where(values <= -bound, below, xp.where(values >= bound, above, inside))
-
-    need_input, need_target = ctx.needs_input_grad[:2]
-    return (
-        gradient(input - target) if need_input else None,
-        gradient(target - input) if need_target else None,
-    )
+        below, above = below * bound, above * bound
+    inside = (x if huber else x / bound) * norm * grad
+    out = np.where(x <= -bound, below, np.where(x >= bound, above, inside))
+    return out.astype(np.result_type(x, grad), copy=False)

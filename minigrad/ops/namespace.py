@@ -113,7 +113,6 @@ class NumpyNamespace:
         return np.zeros_like(x)
 
     log1p = staticmethod(np.log1p)
-    flip = staticmethod(np.flip)
 
     @staticmethod
     def copy(x):
@@ -227,12 +226,6 @@ class TensorNamespace:
         return new_tensor(np.zeros_like(x._data))
 
     log1p = staticmethod(lambda x: (x + 1).log())
-
-    @staticmethod
-    def flip(x, axis):
-        """Reversed along ``axis``, as an index (minigrad has no ``flip`` op of its own)."""
-        reverse = new_tensor(np.arange(x.shape[axis] - 1, -1, -1))
-        return x[(slice(None),) * axis + (reverse,)]
 
     @staticmethod
     def copy(x):

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from .._dtypes import get_default_dtype
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
@@ -13,7 +14,7 @@ from ..tensor import new_tensor, wrap_dim
 from ._common import LEGACY_NAMES, c_order
 from ._short_path import edge, node
 from .arithmetic import DivScalar, MaskedFill, MulScalar
-from .namespace import NumpyNamespace, namespace
+from .namespace import namespace
 from .selection import Scatter
 
 _grad_state = grad_mode.state
@@ -252,12 +253,13 @@ class Var(ArrayFunction):
 def var_backward(grad, a, ctx):
     """``2 / (n - correction) * grad * (a - mean(a))``, the gradient broadcast back (PyTorch's)."""
     xp = namespace(grad)
-    if ctx.all_dims and ctx.denominator <= 0:
-        # no degree of freedom left: PyTorch's limit of 2 / (n - correction) -> inf, nan where
-        # a equals its mean (inf * 0), whatever the sign of the difference
-        values = xp.data(a)
-        limit = np.where(values == NumpyNamespace.mean(values, None), np.nan, np.inf)
-        return grad * xp.constant(limit.astype(values.dtype))
+    if (ctx.all_dims or not ctx.shape) and ctx.denominator <= 0:
+        # no degree of freedom left: PyTorch's grad * where(a == a.mean(), nan, inf)
+        values = xp.data(a)  # where() of two numbers: the default dtype, then cast back
+        mean = values.sum() / max(values.size, 1)  # (no numpy warning when empty)
+        fill = np.where(values == mean, np.nan, np.inf).astype(get_default_dtype().numpy)
+        out = grad * xp.constant(fill)
+        return out if xp.dtype(out) == values.dtype else xp.astype(out, values.dtype)
     if ctx.all_dims:
         mean = xp.mean(a, None)
     else:
@@ -332,11 +334,10 @@ class SoftmaxBackward(ArrayFunction):
     @staticmethod
     def backward(ctx, gg):
         grad, out = ctx.saved_tensors
-        sum_ = namespace(gg).sum
-        grad_out = gg * (grad - sum_(grad * out, ctx.axis, True)) - grad * sum_(
-            gg * out, ctx.axis, True
-        )
-        return SoftmaxBackward.call(gg, out, ctx.axis), grad_out
+        sum_, axis = namespace(gg).sum, ctx.axis
+        # PyTorch's softmax_double_backward, term by term
+        grad_out = grad * gg - sum_(out * grad, axis, True) * gg - grad * sum_(out * gg, axis, True)
+        return SoftmaxBackward.call(gg, out, axis), grad_out
 
 
 class LogSoftmax(ArrayFunction):
@@ -431,10 +432,9 @@ class LogSoftmaxBackward(ArrayFunction):
     @staticmethod
     def backward(ctx, gg):
         grad, out = ctx.saved_tensors
-        xp = namespace(gg)
-        p = xp.exp(out)
-        grad_grad = gg - xp.sum(gg * p, ctx.axis, True)
-        return grad_grad, -gg * p * xp.sum(grad, ctx.axis, True)
+        xp, axis = namespace(gg), ctx.axis
+        grad_grad = gg - xp.sum(gg * xp.exp(out), axis, True)  # PyTorch's two formulas
+        return grad_grad, -xp.sum(grad, axis, True) * xp.exp(out) * gg
 
 
 def _check_softmax_dtype(a: np.ndarray, axis: int, name: str) -> None:

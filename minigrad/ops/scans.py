@@ -105,12 +105,29 @@ class Cumsum(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        xp = namespace(grad)
-        shape = xp.data(grad).shape
-        if len(shape) == 0 or shape[ctx.axis] == 1:
+        """The sum of ``grad`` from each position to the end: ``grad`` flipped, summed as it
+        runs, flipped back (PyTorch's ``reversed_cumsum``)."""
+        shape = namespace(grad).data(grad).shape
+        if not shape or shape[ctx.axis] == 1 or int(np.prod(shape)) <= 1:
             return grad
-        # the running sum of grad from the end, as PyTorch adds it (flip, cumsum, flip)
-        return xp.flip(Cumsum.call(xp.flip(grad, ctx.axis), ctx.axis), ctx.axis)
+        return Flip.call(Cumsum.call(Flip.call(grad, ctx.axis), ctx.axis), ctx.axis)
+
+
+class Flip(ArrayFunction):
+    """The elements in reverse order along ``axis`` (``FlipBackward0``); here only for the
+    gradient of cumsum. Its gradient is the same flip."""
+
+    node_name = "FlipBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, axis):
+        ctx.axis = axis
+        return np.flip(a, axis).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Flip.call(grad, ctx.axis)
 
 
 class Amax(ArrayFunction):
@@ -200,33 +217,34 @@ class VectorNorm(ArrayFunction):
                 out = np.sqrt(total) if ord == 2 else total ** (1.0 / ord)
         out = out.astype(a.dtype, order="C")
         ctx.save_for_backward(a, out)
-        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
+        ctx.ord, ctx.axes, ctx.keepdim, ctx.dim, ctx.ndim = ord, axes, keepdim, dim, a.ndim
         return out
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's norm_backward, op for op (its graph under create_graph is PyTorch's)."""
         a, norm = ctx.saved_tensors
         xp = namespace(grad)
         p = ctx.ord
-        if not ctx.keepdim:
-            norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
-        values, norms = xp.data(a), xp.data(norm)
         if p == 0:
             return None  # PyTorch leaves the gradient undefined: x.grad stays None
-        # PyTorch's norm_backward, term by term (the order of the products and where the
-        # zeros are filled in decide the -0., nan and rounding of the result)
+        if not ctx.keepdim and ctx.dim is not None and ctx.ndim:
+            norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
+        values, norms = xp.data(a), xp.data(norm)
         if p == 1:
             return xp.sign(a) * grad
-        if p in (np.inf, -np.inf):
-            hits = (np.abs(values) == norms) | (values != values)
-            count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(values.dtype))
-            return xp.sign(a) * (grad / count * xp.constant(hits.astype(values.dtype)))
         if p == 2:
             return grad * MaskedFill.call(a / norm, norms == 0)
+        if p in (np.inf, -np.inf):  # the largest (smallest) |x| share the gradient evenly
+            dtype = xp.dtype(grad)
+            hits = (np.abs(values) == norms) | np.isnan(values)
+            count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(dtype))
+            return xp.sign(a) * ((grad / count) * xp.constant(hits.astype(dtype)))
         if p < 1:
             scaled = xp.sign(a) * MaskedFill.call(xp.abs(a) ** (p - 1), values == 0)
             return scaled * grad * norm ** (1 - p)
-        scale = MaskedFill.call(grad / norm ** (p - 1), norms == 0)
         if p < 2:
-            return xp.sign(a) * xp.abs(a) ** (p - 1) * scale
-        return a * xp.abs(a) ** (p - 2) * scale
+            scaled = xp.sign(a) * xp.abs(a) ** (p - 1)
+        else:
+            scaled = a * xp.abs(a) ** (p - 2)
+        return scaled * MaskedFill.call(grad / norm ** (p - 1), norms == 0)

@@ -11,7 +11,7 @@ from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, new_tensor
 from ._common import broadcast_shapes
 from ._short_path import edge, node
-from .arithmetic import MulScalar
+from .arithmetic import AddScalar, MulScalar
 from .namespace import namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
@@ -226,8 +226,8 @@ class SigmoidBackward(ArrayFunction):
 
     @staticmethod
     def backward(ctx, gg):
-        grad, out = ctx.saved_tensors
-        return SigmoidBackward.call(gg, out), gg * grad * (1 - 2 * out)
+        grad, out = ctx.saved_tensors  # PyTorch's gg * grad * (-2 * out + 1)
+        return SigmoidBackward.call(gg, out), gg * grad * AddScalar.call(MulScalar.call(out, -2), 1)
 
 
 class Logit(ArrayFunction):

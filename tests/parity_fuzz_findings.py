@@ -318,6 +318,13 @@ FUZZ_FINDINGS: dict[str, str] = {
         t = T.tensor([[0, 1], [1, 0]])
         show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
     """,
+    "prod_of_two_zeros_has_a_zero_gradient": """
+        inf = float("inf")
+        for v in ([1.4, -0., 2., -2.8, 0.], [1., -0., 2.], [3., inf, 0., -0.], [0., 0.], [-0.]):
+            a = T.tensor(v, requires_grad=True)
+            a.prod().backward(T.tensor(-1.5))
+            show(a.grad)
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()
@@ -582,6 +589,52 @@ FUZZ_FINDINGS: dict[str, str] = {
             r = y.reshape(-1)
             show(r)
             graph(r)
+    """,
+    # A6: cross_entropy with a target shaped like the input takes it as class probabilities
+    # and checks it as PyTorch does (float, no ignore_index, a class dimension to read)
+    "cross_entropy_targets_shaped_like_the_input": """
+        F = T.nn.functional
+        for i, t, kw in ((T.ones(3), T.tensor([0, 1, 2]), {}), (T.tensor(1.), T.tensor(1.), {}),
+                         (T.tensor(1.), T.tensor(1), {}), (T.ones(2, 3), T.ones(2, 3).bool(), {}),
+                         (T.ones(2, 3), T.ones(2, 3), {"ignore_index": 1}),
+                         (T.ones(2, 3), T.ones(2, 3), {"ignore_index": -1})):
+            try:
+                show(F.cross_entropy(i, t, **kw))
+            except (RuntimeError, IndexError) as e:
+                show(type(e).__name__, str(e))
+    """,
+    "linear_and_mm_of_integer_vectors": """
+        show(T.nn.functional.linear(T.tensor([2]), T.tensor([[-5]])))
+        show(T.mm(T.ones(3, 1).long(), T.ones(1, 2).long()))
+    """,
+    # A9: binary_cross_entropy checks every (input, target) pair: nan or a target outside
+    # [0, 1] raises, the first bad pair names its side
+    "binary_cross_entropy_range_checks": """
+        F = T.nn.functional
+        for p, t in (([0.5, float("nan")], [0.5, 0.5]), ([0.5, 0.5], [0.5, 1.5]),
+                     ([0.5, 2.0], [-1.0, 0.5]), ([0.5, 0.5], [float("nan"), 0.5]),
+                     ([0.2, 0.7], [0.0, 1.0])):
+            try:
+                show(F.binary_cross_entropy(T.tensor(p), T.tensor(t)))
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    # A9: expand's -1 in a new leading dimension; clamp_ of an integer or bool tensor with
+    # number bounds names the output type as C does
+    "expand_and_clamp_errors": """
+        def attempt(f):
+            try:
+                show(f())
+            except (RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        a = T.ones(3)
+        for sizes in ((-1, 3), (2, -1, 3), (-1, -1, 3), (-1, 4), (-2, 3), (0, 3)):
+            attempt(lambda: a.expand(*sizes))
+        for x in (T.tensor([True, False]), T.tensor([1, 2]), T.tensor([1, 2], dtype=T.int32)):
+            for kw in ({"min": 2.0}, {"max": 1}, {"min": 0, "max": 2.5}, {"min": True},
+                       {"min": T.tensor(2.0)}):
+                attempt(lambda: x.clone().clamp_(**kw))
+                attempt(lambda: x.clamp(**kw))
     """,
     # PyTorch's index error names the index's position in the tuple as its dimension
     "index_error_names_the_position_in_the_index": """

@@ -180,9 +180,19 @@ def cross_entropy(
     if label_smoothing != 0.0:
         raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
     class_dim = 0 if input._data.ndim == 1 else 1
-    log_probs = R.LogSoftmax.apply(input, class_dim)
-    if target._data.dtype.kind == "f" and target._data.shape == input._data.shape:
+    if target._data.shape == input._data.shape:  # class probabilities: PyTorch's checks, in order
+        if target._data.dtype.kind != "f":
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                + _type_name(target)
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if input._data.ndim == 0:  # input.size(1), where PyTorch first reads the classes
+            raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+        log_probs = R.LogSoftmax.apply(input, class_dim)
         return _cross_entropy_probs(log_probs, target, weight, reduction, class_dim)
+    log_probs = R.LogSoftmax.apply(input, class_dim)
     return nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
 
 

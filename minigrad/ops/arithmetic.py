@@ -204,7 +204,10 @@ class Div(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad / b, None if a is None else -grad * (a / b / b)
+        if a is None:
+            return grad / b, None
+        a = namespace(grad).wrapped(a, b)  # div(2, x): 2 is a constant input, as in PyTorch
+        return grad / b, -grad * (a / b / b)
 
 
 class DivScalar(ArrayFunction):
@@ -390,7 +393,8 @@ class RPow(ArrayFunction):
     def forward(ctx, b, number):
         out = _power(number, b)
         ctx.save_for_backward(b, out)
-        ctx.number, ctx.log_base = number, np.log(number)
+        # a Python float: the product stays in the tensor's dtype, as PyTorch's Scalar log(base)
+        ctx.number, ctx.log_base = number, float(np.log(number))
         return out
 
     @staticmethod

@@ -32,7 +32,7 @@ def outer(col: np.ndarray, row: np.ndarray) -> np.ndarray:
     exact products (a -0. stays -0.), but where m or n is 1 (BLAS's gemv) a sum from 0.
     (numpy's matmul always adds to 0., so -0. becomes 0.)."""
     out = col * row
-    if out.shape[0] == 1 or out.shape[1] == 1:
+    if (out.shape[0] == 1 or out.shape[1] == 1) and out.dtype.kind == "f":  # integers: no -0.
         out += 0.0
     return out
 

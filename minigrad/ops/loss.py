@@ -311,6 +311,16 @@ for _node in (NllLoss._Node, NllLoss2d._Node):
         setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))
 
 
+def _check_probabilities(input: np.ndarray, target: np.ndarray) -> None:
+    """PyTorch checks each (input, target) pair in turn: the first one outside [0, 1] (nan
+    included) names its side."""
+    bad_input = ~((input >= 0) & (input <= 1))
+    bad = bad_input | ~((target >= 0) & (target <= 1))
+    if bad.any():
+        side = "input" if bad_input.ravel()[np.argmax(bad.ravel())] else "target"
+        raise RuntimeError(f"all elements of {side} should be between 0 and 1")
+
+
 class BinaryCrossEntropy(ArrayFunction):
     """-(t * log(p) + (1 - t) * log(1 - p)), each log clamped at -100 as in PyTorch."""
 
@@ -320,8 +330,7 @@ class BinaryCrossEntropy(ArrayFunction):
 
     @staticmethod
     def forward(ctx, input, target, weight, reduction):
-        if ((input < 0) | (input > 1)).any():
-            raise RuntimeError("all elements of input should be between 0 and 1")
+        _check_probabilities(input, target)
         ctx.save_for_backward(input, target)
         ctx.weight, ctx.reduction = weight, reduction
         with np.errstate(divide="ignore"):

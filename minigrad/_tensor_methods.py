@@ -160,7 +160,14 @@ def _unary_inplace(op):
 
 
 def _clamp_(self, min=None, max=None):  # noqa: A002
-    return IP.apply_inplace(U.Clamp, self, min, max)
+    try:
+        return IP.apply_inplace(U.Clamp, self, min, max)
+    except RuntimeError as e:
+        if "can't be cast" not in str(e) or isinstance(min, Tensor) or isinstance(max, Tensor):
+            raise
+        # with number bounds PyTorch names the output type as C does: long int, bool
+        head = str(e).rsplit(" ", 1)[0]
+        raise RuntimeError(f"{head} {_dtypes.C_NAMES[self._data.dtype]}") from None
 
 
 def _pow_(self, exponent):

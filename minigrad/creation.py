@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _dtypes
 from ._dtypes import dtype, from_numpy_dtype, to_numpy_dtype
+from ._quiet import loud, quiet
 from ._typename import type_name
 from .tensor import Tensor, new_tensor
 
@@ -136,15 +137,39 @@ _LIST = {list}
 _FLOAT = {float}
 
 
+def _floats(data: Any, check: bool = True) -> np.ndarray | None:
+    """Python floats (nested lists of them) read straight into the default dtype, each
+    double rounded once, as through float64; None for anything else, or ragged lists."""
+    if check and _number_types(data) != _FLOAT:
+        return None
+    token = quiet()  # 1e300 becomes inf in float32, without numpy's warning (as PyTorch)
+    try:
+        return np.array(data, _dtypes.get_default_dtype().numpy)
+    except ValueError:  # ragged: the careful path says how
+        return None
+    finally:
+        loud(token)
+
+
 def _to_array(data: Any, np_dtype: np.dtype | None) -> np.ndarray:
-    """A fresh numpy array holding ``data``, of ``np_dtype`` or the inferred dtype."""
+    """A fresh numpy array holding ``data``, of ``np_dtype`` or the inferred dtype.
+
+    numpy is silent meanwhile: a value out of the dtype's range becomes inf (or wraps), as
+    PyTorch makes it, without numpy's RuntimeWarning.
+    """
+    token = quiet()
+    try:
+        return _converted(data, np_dtype)
+    finally:
+        loud(token)
+
+
+def _converted(data: Any, np_dtype: np.dtype | None) -> np.ndarray:
     types = _number_types(data) if type(data) is list else None
-    if np_dtype is None and (types == _FLOAT or type(data) is float):  # floats only: read
-        # straight into the default dtype (each double rounded once, as through float64)
-        try:
-            return np.array(data, _dtypes.get_default_dtype().numpy)
-        except ValueError:  # ragged: the careful path says how
-            pass
+    if np_dtype is None and (types == _FLOAT or type(data) is float):
+        array = _floats(data, False)
+        if array is not None:
+            return array
     if type(data) is float or type(data) is int or types is not None and types <= _PLAIN:
         # Fast path for plain numbers: numpy reads them; anything odd takes the careful path.
         try:
@@ -200,6 +225,10 @@ def tensor(
 ) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (nested lists, numbers, numpy arrays)."""
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
+    if type(data) is list and dtype is None and type(requires_grad) is bool:
+        array = _floats(data)  # the lessons' tensor([[1.0, 2.0], ...]): no detour
+        if array is not None:
+            return new_tensor(array, None, requires_grad)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."

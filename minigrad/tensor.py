@@ -176,13 +176,16 @@ class Tensor:
         self._data = value._data
 
     def detach(self) -> Tensor:
-        """A new tensor sharing storage AND version counter, out of the graph."""
+        """A new tensor sharing storage AND version counter, out of the graph.
+
+        Not a view, even of a view (PyTorch's ``_base`` is None): an in-place change to it,
+        with an input that requires grad, records on it alone, and after ``requires_grad_()``
+        it is a leaf of its own.
+        """
         t = new_tensor(self._data)
         t._vc = self._vc
         if isinstance(self._vc, InferenceVersion):  # no counter to share: PyTorch's rules
             t._vc = DetachedInferenceVersion([0])
-        t._base = self._base
-        t._view_version = self._vc[0]
         return t
 
     def detach_(self) -> Tensor:

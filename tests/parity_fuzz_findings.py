@@ -199,6 +199,134 @@ FUZZ_FINDINGS: dict[str, str] = {
     "mean_to_an_integer_dtype": """
         T.ones(2).mean(dtype=T.int64)
     """,
+    # V1: -0., nan and inf as PyTorch computes them (the exact formulas of FunctionsManual.cpp)
+    "rounded_division_has_a_zero_gradient": """
+        a = T.tensor([-0., 1., 3.], requires_grad=True)
+        b = T.tensor([2., 0., -2.], requires_grad=True)
+        T.div(a, b, rounding_mode="floor").backward(T.tensor([-1., float("nan"), float("inf")]))
+        T.div(a, b, rounding_mode="trunc").backward(T.tensor([-1., 2., -3.]))
+        show(a.grad, b.grad)
+    """,
+    "cumsum_starts_at_zero_and_sums_back_from_the_end": """
+        a = T.tensor([[-0., -0., 1.], [0.1, 0.2, 0.3]], requires_grad=True)
+        y = a.cumsum(1)
+        show(y, T.tensor(-0.).cumsum(0), T.tensor([[-0.]]).cumsum(1))
+        y.backward(T.tensor([[0.1, 0.2, 0.3], [-0., -0., -0.]]))
+        show(a.grad, a.grad.tolist())
+    """,
+    "maximum_minimum_and_clamp_keep_the_first_at_a_tie": """
+        a = T.tensor([-0., 0., 1., float("nan")], requires_grad=True)
+        b = T.tensor([0., -0., 1., 2.])
+        show(T.maximum(a, b), T.minimum(a, b), T.maximum(b, a), T.minimum(b, a))
+        show(a.clamp(max=0.), a.clamp(min=0.), a.clamp(-0., 0.), a.clamp(min=b, max=b))
+        show(T.maximum(T.tensor([0, 1]), T.tensor([-0., 2.])))
+    """,
+    "max_and_amax_share_the_gradient_as_pytorch_rounds_it": """
+        a = T.tensor([1., 3.3, 3.3, -0., 3.3], requires_grad=True)
+        T.div(2, a.max()).backward()
+        show(a.grad)
+        a.grad = None
+        a.amax(0).backward(T.tensor(-1.))
+        show(a.grad, a.grad.tolist())
+        a.grad = None
+        a.min().backward(T.tensor(float("nan")))
+        show(a.grad)
+    """,
+    "var_and_std_without_degrees_of_freedom_are_nan_or_inf": """
+        for x in (T.tensor(-0.58, requires_grad=True), T.tensor([1., 2., 2.], requires_grad=True)):
+            for v in (T.var(x, correction=3), T.var(x, 0, correction=3), T.std(x, correction=3)):
+                x.grad = None
+                v.backward(T.tensor(-1.))
+                show(x.grad)
+    """,
+    "std_of_huge_float32_values_is_rooted_before_rounding": """
+        b = T.tensor([1e5, -0.35, 3e38, -0., 0.83, 1.], requires_grad=True)
+        show(b.std(), b.var(), b.std(0), T.tensor([1e30, 2e30, 1e-30]).std())
+    """,
+    "vector_norm_overflows_and_underflows_as_float32": """
+        a = T.tensor([-0., 1.05, 0.5, -0.33, 3e38, -1.06]).reshape(3, 2).requires_grad_()
+        show(a.norm(), a.norm(dim=1), T.linalg.vector_norm(a, 3), T.linalg.vector_norm(a, 1))
+        tiny = T.tensor([[1e-30, 1e-30]])
+        show(T.tensor([1e-30, 3e-30]).norm(), T.tensor([1e-30]).norm(), tiny.norm(dim=0))
+    """,
+    "vector_norm_gradients_term_by_term": """
+        for o in (2, 1, 3, 0.5, 1.5, float("inf")):
+            for v in ([1.5, -2.25, 0., -0., 4.0, -4.0], [0., -0., 0.], [1., float("nan"), -3.]):
+                a = T.tensor(v, requires_grad=True)
+                T.linalg.vector_norm(a, o).backward(T.tensor(-2.))
+                show(o, a.grad)
+        a = T.tensor([0., -0.], requires_grad=True)
+        a.norm().backward(T.tensor(float("nan")))
+        show(a.grad)
+    """,
+    "zero_to_a_tensor_power_has_no_nan_gradient": """
+        b = T.tensor([1.76, 1e30, -2.7, 0., -0., float("nan")], requires_grad=True)
+        (0 ** b).sum().backward()
+        show(b.grad)
+        b.grad = None
+        (0. ** b).backward(T.tensor([-1., 2., 3., -4., 5., 6.]))
+        show(b.grad)
+    """,
+    "huber_and_smooth_l1_gradients_as_the_kernels_compute_them": """
+        nan, inf, F = float("nan"), float("inf"), T.nn.functional
+        x = T.tensor([nan, 0., 0.3, -2., inf, 1.5, 0.2], requires_grad=True)
+        y = T.tensor([0., -0., 0.3, 0., 0., -1., 0.], requires_grad=True)
+        for reduction in ("mean", "sum", "none"):
+            for loss in (F.huber_loss(x, y, reduction=reduction, delta=0.7),
+                         F.smooth_l1_loss(x, y, reduction=reduction, beta=0.7),
+                         F.smooth_l1_loss(x, y, reduction=reduction)):
+                x.grad = y.grad = None
+                loss.backward(T.full(loss.shape, -0.37))
+                show(x.grad, y.grad)
+    """,
+    "rounded_division_of_integers_by_float32": """
+        m = T.tensor([-4, -3, 3, 4, 5, 1])
+        p = T.tensor([0.3, -0.3, 0.3, 0.1, 0.7, 0.1])
+        show(T.div(m, p, rounding_mode="trunc"), T.div(m, p, rounding_mode="floor"), m // p)
+        show(T.div(p, m, rounding_mode="floor"), T.div(m, p.double(), rounding_mode="trunc"))
+    """,
+    "add_and_sub_with_alpha_round_once": """
+        a = T.tensor([0.4371, -1.93, 2.7, 1e-3, -0.], requires_grad=True)
+        b = T.tensor([1.61, 0.77, -3.3, 2e-3, -0.], requires_grad=True)
+        for alpha in (1.5, 0.3, -2.7, 3, 0, -0.0, 1):
+            y, z = T.add(a, b, alpha=alpha), T.sub(a, b, alpha=alpha)
+            a.grad = b.grad = None
+            (y + z).backward(T.full((5,), 0.5))
+            show(y.tolist(), z.tolist(), b.grad)
+        f = T.tensor(-0., dtype=T.float64)
+        show(T.sub(f, f, alpha=0), T.add(f, f, alpha=0))
+        show(T.sub(T.tensor([1, 2]), T.tensor([3, 4]), alpha=2))
+    """,
+    "mm_of_one_column_is_an_exact_outer_product": """
+        for sa, sb in [((3, 1), (1, 3)), ((1, 1), (1, 3)), ((3, 1), (1, 1)), ((2, 5), (5, 1)),
+                       ((1, 5), (5, 3)), ((3, 1), (2, 1, 3)), ((2, 3, 1), (2, 1, 3))]:
+            a = T.full(sa, 2.0, requires_grad=True)
+            b = T.full(sb, -0.0, requires_grad=True)
+            y = a @ b
+            y.backward(T.full(y.shape, -0.0))
+            show(y.flatten().tolist(), a.grad.flatten().tolist(), b.grad.flatten().tolist())
+        show(T.full((1,), 2.) @ T.full((1, 3), -0.), T.full((3, 1), 2.) @ T.full((1,), -0.))
+    """,
+    "nll_loss_of_a_zero_log_probability_is_zero": """
+        F = T.nn.functional
+        for x in ([[0., -1.]], [[-0., -1.]], [[0., -1.], [-0., -2.]], [0., -1.], [-0., -1.]):
+            a = T.tensor(x)
+            t = T.tensor([0] * len(x)) if isinstance(x[0], list) else T.tensor(0)
+            show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
+            show(F.nll_loss(a, t, weight=T.tensor([2., 1.])), F.cross_entropy(a * 100, t))
+        a = T.tensor([[[0., -1.], [-0., 0.]], [[-1., -0.], [0., -2.]]])
+        t = T.tensor([[0, 1], [1, 0]])
+        show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
+    """,
+    "sigmoid_and_tanh_round_as_pytorch": """
+        x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
+        y, z = x.sigmoid(), x.tanh()
+        show(y.tolist(), z.tolist(), y.double(), z.double())
+        (y + z).backward(T.tensor([0.7, -1.3, 2.1, 0.5, -0.9, 3.3, 1.1]))
+        show(x.grad.tolist())
+        w = T.tensor([-200., -90., 0., -0., 90., float("nan"), float("inf")])
+        show(w.sigmoid(), w.tanh(), w.double().sigmoid(), T.tensor([1, -3, 100]).sigmoid())
+    """,
     # N1, G1: x[index] = v in PyTorch's steps: a view for the basic part of the index, then
     # copy_ (fill_ for a 0-d value, after a view and an expand for another shape) or index_put_
     "setitem_records_the_op_it_runs": """
@@ -328,5 +456,203 @@ FUZZ_FINDINGS: dict[str, str] = {
         d.sum().backward()
         show(d.grad)
         T.ones(2, 1).expand(2, 3).mul_(2)
+    """,
+    # A7: a saved view whose base (or itself) changed in place: PyTorch's message names the
+    # history it regenerates for the view (AsStrided); gather checks its input's version; bmm
+    # keeps an operand only for the other's gradient
+    "version_error_of_a_saved_view": """
+        def attempt(f):
+            try:
+                f()
+                show("no error")
+            except RuntimeError as e:
+                show(str(e)[str(e).index("operation:") : str(e).index("expected")])
+        def base_in_no_grad():
+            a = T.ones(2, 3, requires_grad=True)
+            y = a.permute(1, 0).log()
+            with T.no_grad():
+                a.mul_(2)
+            y.sum().backward()
+        def view_itself():
+            b = T.ones(2, 3, requires_grad=True) * 1
+            v = b.t()
+            y = v.log()
+            v.mul_(2)
+            y.sum().backward()
+        def row_through_detach():
+            a = T.ones(2, 3, requires_grad=True)
+            y = a[0].log()
+            a.detach()[1].mul_(2)
+            y.sum().backward()
+        def gather_input():
+            a = T.tensor([4., -0.], requires_grad=True)
+            t = a.gather(-1, a.argmax(0, keepdim=True))
+            a.detach().mul_(2)
+            t.backward()
+        def bmm_operand_not_kept():
+            d, h = T.ones(2, 3, 3), T.ones(2, 3, 1, requires_grad=True)
+            t = T.bmm(d, h)
+            h.detach().mul_(2)
+            t.sum().backward()
+            show(h.grad.sum())
+        for f in (base_in_no_grad, view_itself, row_through_detach, gather_input,
+                  bmm_operand_not_kept):
+            attempt(f)
+    """,
+    "backward_of_the_mean_of_nothing": """
+        g = T.ones(0, 3, requires_grad=True)
+        g.mean().backward()
+        show(g.grad)
+    """,
+    "inplace_on_the_data_of_a_zero_dim_log_softmax": """
+        d = T.tensor(-1.3073, requires_grad=True)
+        t = T.nn.functional.log_softmax(d, 0)
+        t.data.mul_(0)
+        show(t * 1)
+    """,
+    # a detach()ed view is no view (PyTorch's _base is None): in-place on it is allowed, and
+    # after requires_grad_() it is a leaf of its own
+    "detached_view_is_not_a_view": """
+        a = T.ones(6, requires_grad=True)
+        v = a[::2].detach()
+        v.add_(1)
+        show(v, a, v._base is None)
+        t = T.ones(6, 4, 1)[::2].detach().requires_grad_()
+        t.add_(1)
+    """,
+    # N1: cross_entropy with class probabilities and no elements fills its sum with nan
+    "cross_entropy_probabilities_of_no_elements": """
+        for shape in ((2, 0), (0, 3)):
+            a = T.ones(*shape, requires_grad=True)
+            for w in (None, T.ones(shape[1])):
+                y = F.cross_entropy(a, a.softmax(-1).detach(), weight=w)
+                show(y)
+                graph(y)
+                y.backward()
+                show(a.grad)
+    """,
+    # G1: nll_loss of a 3-d input: input.contiguous() viewed as (N, C, 1, -1), as PyTorch
+    "nll_loss_of_a_3d_input_that_is_not_contiguous": """
+        b = T.arange(18.).reshape(6, 3, 1)[::2].requires_grad_()
+        y = F.nll_loss(b, T.tensor([[2], [1], [1]]))
+        show(y)
+        graph(y)
+        y.backward()
+        show(b.grad)
+        y = F.nll_loss(T.ones(0, 3, 2, requires_grad=True), T.ones(0, 2).long(), reduction="none")
+        show(y)
+        graph(y)
+    """,
+    # A9: softmax and log_softmax of an empty integer or bool tensor: PyTorch returns it
+    # before looking at the dtype
+    "softmax_of_an_empty_integer_tensor": """
+        for dtype in (T.int64, T.int32, T.bool):
+            for shape, dim in (((2, 3, 0), 1), ((0,), 0), ((2, 0), 0)):
+                x = T.ones(shape, dtype=dtype)
+                show(T.softmax(x, dim), x.log_softmax(dim), T.nn.functional.softmax(x, -1))
+        T.ones(2, dtype=T.int64).softmax(0)
+    """,
+    # A9: no matrix product, power or rounding of bools in PyTorch (an empty product is no
+    # error: it never reaches the kernel); x ** True copies, an integer's round() is itself
+    "bool_inputs_to_matmul_pow_and_round": """
+        b, B = T.tensor([True, False]), T.tensor([[True, False], [False, True]])
+        i = T.tensor([1, 2])
+        def attempt(f):
+            try:
+                show(f())
+            except (RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        for f in (lambda: b @ b, lambda: B @ B, lambda: B @ b, lambda: T.ones(2, 2, 2).bool() @ B,
+                  lambda: T.mm(B, B), lambda: T.addmm(B, B, B), lambda: T.bmm(B[None], B[None]),
+                  lambda: T.ones(2, 0).bool() @ T.ones(0, 2).bool(),
+                  lambda: T.ones(0, 2).bool() @ b,
+                  lambda: b ** b, lambda: True ** b, lambda: b ** T.tensor(True), lambda: b ** 2,
+                  lambda: b ** True, lambda: b ** False, lambda: 2 ** b, lambda: b.round(),
+                  lambda: i.round(), lambda: i.round(decimals=2), lambda: b.round(decimals=1)):
+            attempt(f)
+    """,
+    # N1: softmax and the reductions along a dim give C-ordered results as PyTorch allocates
+    # them, whatever the input's layout: reshape of the result is then a view (ViewBackward0)
+    "reshape_after_softmax_and_reductions_of_a_permuted_tensor": """
+        x = T.arange(60.).reshape(3, 4, 5).permute(2, 0, 1).requires_grad_()
+        m = T.arange(12.).reshape(3, 4).t().requires_grad_()
+        for y in (m.softmax(-1), m.log_softmax(0), x.sum(1), x.mean(1, keepdim=True), x.var(1),
+                  x.std(1), x.prod(1), x.amax(1), x.norm(dim=1), x.sum(1, dtype=T.float64),
+                  x.mean(1, dtype=T.float64), m.cumsum(0), x.max(1)[0], x.var(0)):
+            r = y.reshape(-1)
+            show(r)
+            graph(r)
+    """,
+    # A6: cross_entropy with a target shaped like the input takes it as class probabilities
+    # and checks it as PyTorch does (float, no ignore_index, a class dimension to read)
+    "cross_entropy_targets_shaped_like_the_input": """
+        F = T.nn.functional
+        for i, t, kw in ((T.ones(3), T.tensor([0, 1, 2]), {}), (T.tensor(1.), T.tensor(1.), {}),
+                         (T.tensor(1.), T.tensor(1), {}), (T.ones(2, 3), T.ones(2, 3).bool(), {}),
+                         (T.ones(2, 3), T.ones(2, 3), {"ignore_index": 1}),
+                         (T.ones(2, 3), T.ones(2, 3), {"ignore_index": -1})):
+            try:
+                show(F.cross_entropy(i, t, **kw))
+            except (RuntimeError, IndexError) as e:
+                show(type(e).__name__, str(e))
+    """,
+    "linear_and_mm_of_integer_vectors": """
+        show(T.nn.functional.linear(T.tensor([2]), T.tensor([[-5]])))
+        show(T.mm(T.ones(3, 1).long(), T.ones(1, 2).long()))
+    """,
+    # A9: binary_cross_entropy checks every (input, target) pair: nan or a target outside
+    # [0, 1] raises, the first bad pair names its side
+    "binary_cross_entropy_range_checks": """
+        F = T.nn.functional
+        for p, t in (([0.5, float("nan")], [0.5, 0.5]), ([0.5, 0.5], [0.5, 1.5]),
+                     ([0.5, 2.0], [-1.0, 0.5]), ([0.5, 0.5], [float("nan"), 0.5]),
+                     ([0.2, 0.7], [0.0, 1.0])):
+            try:
+                show(F.binary_cross_entropy(T.tensor(p), T.tensor(t)))
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    # A9: expand's -1 in a new leading dimension; clamp_ of an integer or bool tensor with
+    # number bounds names the output type as C does
+    "expand_and_clamp_errors": """
+        def attempt(f):
+            try:
+                show(f())
+            except (RuntimeError, NotImplementedError) as e:
+                show(type(e).__name__, str(e))
+        a = T.ones(3)
+        for sizes in ((-1, 3), (2, -1, 3), (-1, -1, 3), (-1, 4), (-2, 3), (0, 3)):
+            attempt(lambda: a.expand(*sizes))
+        for x in (T.tensor([True, False]), T.tensor([1, 2]), T.tensor([1, 2], dtype=T.int32)):
+            for kw in ({"min": 2.0}, {"max": 1}, {"min": 0, "max": 2.5}, {"min": True},
+                       {"min": T.tensor(2.0)}):
+                attempt(lambda: x.clone().clamp_(**kw))
+                attempt(lambda: x.clamp(**kw))
+    """,
+    # PyTorch's index error names the index's position in the tuple as its dimension
+    "index_error_names_the_position_in_the_index": """
+        x = T.ones(2, 3, 1)
+        for index in ((..., 2), (None, 5), (T.tensor(True), 5), (0, 0, 4), (slice(0, 1), ..., 7)):
+            try:
+                x[index]
+            except IndexError as e:
+                show(str(e))
+            try:
+                x[index] = 1.
+            except IndexError as e:
+                show(str(e))
+    """,
+    # a view of a view made a leaf (x[3:].requires_grad_()) whose memory changed in place is
+    # regenerated as AsStridedBackward0 of the root base, which needs no grad (PyTorch's quirk)
+    "view_of_a_leaf_view_changed_in_place": """
+        x = T.ones(6, 3)
+        a = x[3:].requires_grad_()
+        t = a[-1, -3:]
+        with T.no_grad():
+            t.add_(0.5)
+        show(t, a)
+        graph(t)
+        t.sum().backward()
+        show(a.grad)
     """,
 }

@@ -42,7 +42,10 @@ class Recorder:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 fn = value.grad_fn
-            values = np.array(value.detach().tolist(), dtype=np.float64)
+            plain = value.detach()
+            if getattr(plain, "_is_zerotensor", bool)():  # PyTorch's unallocated zeros
+                plain = plain.new_zeros(plain.shape)
+            values = np.array(plain.tolist(), dtype=np.float64)
             return (
                 "tensor",
                 normalise(repr(value)),

@@ -17,6 +17,7 @@ from difffuzz.minimise import minimise
 from difffuzz.open_findings import OPEN, open_finding
 from difffuzz.program import Program, Ref, Stmt
 from difffuzz.runner import run
+from difffuzz.values import kind
 
 import minigrad
 
@@ -88,3 +89,21 @@ def test_minimiser_keeps_the_difference_and_drops_the_rest(torch) -> None:
     assert [s.op for s in small.stmts] == ["input", "bad", "show"]
     assert "t2 = a * (2 if" in small.code()
     assert "import minigrad as T" in small.reproducer()
+
+
+def test_value_differences_are_sorted_by_kind(torch) -> None:
+    """``values.kind`` tells a -0., a nan, a printed last digit and a far value apart."""
+
+    def kind_of(code_torch: str, code_minigrad: str) -> str:
+        program = Program(0, [Stmt("show", ("show(", code_torch, ")"))])
+        other = Program(0, [Stmt("show", ("show(", code_minigrad, ")"))])
+        d = first_difference(run(minigrad, program), run(minigrad, other))
+        assert d is not None
+        return kind(d)
+
+    assert kind_of("T.tensor([-0., 1.])", "T.tensor([0., 1.])") == "-0:torch"
+    assert kind_of("T.tensor([0., 1.])", "T.tensor([-0., 1.])") == "-0:minigrad"
+    assert kind_of("T.tensor([0., 1.])", "T.tensor([nan, 1.])") == "nan"
+    assert kind_of("T.tensor([0.18255001])", "T.tensor([0.18255])") == "round"
+    wide, wider = "T.tensor([0.5], dtype=T.float64)", "T.tensor([0.5000001], dtype=T.float64)"
+    assert kind_of(wide, wider) == "far"  # the same printed text, beyond float64's tolerance

@@ -97,6 +97,39 @@ try:
 except RuntimeError as e:
     show(str(e))
 """,
+    "functional_vectorize_and_strategy": """
+x = T.tensor([0.5, -1.0, 2.0], dtype=T.float64)
+y = T.tensor([1.5, 0.25], dtype=T.float64)
+f = lambda a: a.exp() * a.sum()
+g = lambda a, b: (a.unsqueeze(1) * b).sin()
+h = lambda a, b: (a.unsqueeze(1) * b).sin().sum() + (a ** 3).sum()
+AF = T.autograd.functional
+show(AF.jacobian(f, x, vectorize=True))
+show(AF.jacobian(g, (x, y), vectorize=True))
+show(AF.jacobian(lambda a, b: a * 2, (x, y), vectorize=True))
+show(AF.hessian(h, (x, y), vectorize=True))
+show(AF.hessian(lambda a: a.sum() * 2, x, vectorize=True))
+show(AF.jacobian(f, x, strategy="forward-mode", vectorize=True))
+fwd = AF.jacobian(lambda a, b: (a * 2, b * 3), (x, y), strategy="forward-mode", vectorize=True)
+show(type(fwd).__name__, type(fwd[0]).__name__, fwd[0][0], fwd[1][1])
+show(type(AF.hessian(h, (x, y), vectorize=True, outer_jacobian_strategy="forward-mode")))
+for kw in (
+    dict(vectorize=True, strict=True),
+    dict(strategy="forward-mode"),
+    dict(strategy="forward-mode", create_graph=True, vectorize=True),
+    dict(strategy="forward-mode", strict=True, vectorize=True),
+    dict(strategy="sideways"),
+):
+    try:
+        AF.jacobian(f, x, **kw)
+    except (RuntimeError, NotImplementedError, AssertionError) as e:
+        show(type(e).__name__, str(e))
+for vectorize in (True, False):
+    try:
+        AF.jacobian(lambda a: a[:0] * 2, x, vectorize=vectorize)
+    except (RuntimeError, IndexError) as e:
+        show(type(e).__name__, str(e))
+""",
     "custom_function_differentiated_twice": """
 class Cube(T.autograd.Function):
     @staticmethod
@@ -231,6 +264,23 @@ _OPS = {
     "amax": "x.amax(1)",
     "gather": "x.gather(1, T.tensor([[0, 1], [2, 0], [1, 1]]))",
     "remainder": "T.remainder(x, p)",
+    "huber": "T.nn.functional.huber_loss(x, y)",
+    "huber_none": "T.nn.functional.huber_loss(x, y, reduction='none', delta=0.5)",
+    "smooth_l1": "T.nn.functional.smooth_l1_loss(x, y, beta=0.3)",
+    "leaky_relu": "T.nn.functional.leaky_relu(x, 0.1)",
+    "cumsum": "x.cumsum(1)",
+    "masked_fill": "x.masked_fill(x > 0, 2.0)",
+    "masked_fill_tensor": "x.masked_fill(x > 0, b4[0])",
+    "repeat": "x.repeat(2, 3, 1)",
+    "bmm": "T.bmm(x.expand(2, 3, 4), m.expand(2, 4, 5))",
+    "div_floor": "T.div(x, y, rounding_mode='floor')",
+    "sub_alpha": "T.sub(x, y, alpha=2.5)",
+    "norm_all": "x.norm()",
+    "norm_1": "T.linalg.vector_norm(x, 1, dim=1)",
+    "norm_inf": "T.linalg.vector_norm(x, float('inf'), dim=(0, 1))",
+    "norm_3": "T.linalg.vector_norm(x, 3, dim=1)",
+    "norm_half": "T.linalg.vector_norm(x, 0.5, dim=-1)",
+    "var_no_dof": "x.var(correction=12)",
     "bce_target": "T.nn.functional.binary_cross_entropy(p.detach(), p, reduction='sum')",
     "bce_weight": "T.nn.functional.binary_cross_entropy(p, (x * 0.1).sigmoid(), weight=b4.abs())",
     "bce_weight_constant": (

@@ -3,8 +3,8 @@
 ``Addmm.apply`` has a path of its own for three tensors of one float dtype and a 1-d bias;
 its node must be the general path's node (edges, saved values, their versions), and its
 values and gradients PyTorch's. The bias gradient may be summed by einsum, which must give
-``sum_to_shape``'s bits; a layer of one output takes its input's gradient as an outer
-product, which must give matmul's bits.
+``sum_to_shape``'s bits; matrix products use ``np.dot`` for float32 and float64, which
+must give matmul's bits.
 """
 
 from __future__ import annotations
@@ -95,6 +95,33 @@ def test_addmm_short_path_records_the_general_node(case):
             np.testing.assert_array_equal(ours, theirs)
 
 
+@SETTINGS
+@given(case=layer(), same=st.booleans())
+def test_mm_short_path_records_the_general_node(case, same):
+    rows, n_in, n_out, dtype, needs, seed = case
+    x_array, w_array, _ = _arrays(rows, n_in, n_out, dtype, seed)
+    x = mg.tensor(x_array, requires_grad=needs[0])
+    w = mg.tensor(w_array, requires_grad=needs[1])
+    other = S.T.apply(x) if same else S.T.apply(w)  # x @ x.T: one tensor on both sides
+    fast = L.Mm.apply(x, other)
+    general = ArrayFunction.apply.__func__(L.Mm, x, other)
+    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
+    assert fast.requires_grad == general.requires_grad
+    if general.grad_fn is None:
+        assert fast.grad_fn is None
+        return
+    f, g = fast.grad_fn, general.grad_fn
+    assert f._next == g._next
+    assert f._saved_checks == g._saved_checks
+    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
+    assert f.layout == g.layout
+    upstream = np.random.default_rng(seed).normal(size=fast.shape).astype(dtype)
+    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_array_equal(ours, theirs)
+
+
 def test_addmm_short_path_catches_in_place_changes():
     x = mg.ones(3, 2, requires_grad=True)
     w = mg.ones(4, 2, requires_grad=True)
@@ -113,13 +140,24 @@ def test_bias_gradient_has_sum_to_shape_bits(rows, cols, seed):
 
 
 @SETTINGS
-@given(rows=st.integers(1, 200), cols=st.integers(1, 40), seed=st.integers(0, 2**16))
-def test_one_output_gradient_has_matmul_bits(rows, cols, seed):
+@given(
+    n=st.integers(0, 70),
+    k=st.integers(1, 40),
+    m=st.integers(1, 40),
+    dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+    layout=st.tuples(st.booleans(), st.booleans()),
+    seed=st.integers(0, 2**16),
+)
+def test_matrix_product_gradients_have_matmul_bits(n, k, m, dtype, layout, seed):
     rng = np.random.default_rng(seed)
-    grad = rng.normal(size=(rows, 1)).astype(np.float32)
-    weight_t = rng.normal(size=(1, cols)).astype(np.float32).T  # (cols, 1), column-major
-    ours, _ = L.mm_grads(grad, None, weight_t, True, False, (False, True))
-    np.testing.assert_array_equal(ours, grad @ weight_t.T)
+    a = rng.normal(size=(k, n) if layout[0] else (n, k)).astype(dtype)
+    b = rng.normal(size=(m, k) if layout[1] else (k, m)).astype(dtype)
+    a, b = (a.T if layout[0] else a), (b.T if layout[1] else b)
+    grad = rng.normal(size=(n, m)).astype(dtype)
+    grad_a, grad_b = L.mm_grads(grad, a, b, True, True)
+    np.testing.assert_array_equal(grad_a, (b @ grad.T).T if layout[0] else grad @ b.T)
+    np.testing.assert_array_equal(grad_b, (grad.T @ a).T if layout[1] else a.T @ grad)
+    np.testing.assert_array_equal(L.Mm.forward(L.Mm._Node(), a, b), a @ b)
 
 
 def test_sequential_calls_a_module_that_overrides_call():

@@ -44,6 +44,13 @@ def test_cast_of_nan_to_an_integer_is_silent() -> None:
     minigrad.tensor([math.nan, math.inf]).long()
 
 
+def test_a_number_out_of_the_dtype_range_becomes_inf_silently() -> None:
+    assert minigrad.tensor([1e300, -1e300]).tolist() == [math.inf, -math.inf]  # float32
+    assert minigrad.tensor(1e300).item() == math.inf
+    assert minigrad.tensor([1e5], dtype=minigrad.float16).item() == math.inf
+    assert minigrad.as_tensor([1e300]).item() == math.inf
+
+
 def test_numpy_error_state_of_the_caller_is_left_alone() -> None:
     minigrad.log(minigrad.zeros(1))
     with pytest.raises(RuntimeWarning):

@@ -13,6 +13,11 @@ grad mode on: each node's backward (``node._run_graph``) records the operations
 it makes, so the gradients that come out are in a graph of their own and can
 be differentiated again (see ``minigrad/ops/namespace.py``).
 
+The everyday ``loss.backward()`` (one root, arrays, no anomaly mode) takes
+``_run_plain``: the same walk in the same order, without the tests for options it
+does not use, and a leaf's ``AccumulateGrad`` run as soon as it is ready without a
+turn through the heap. A small model's backward is mostly this per-node cost.
+
 ``execution_order`` is the same walk with no gradients (nothing runs), so the
 order it predicts is the order backward uses. Observers
 (``minigrad.autograd.graph``) can follow every step of a real pass; that is the
@@ -209,9 +214,11 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     stack.append(fn)
     buffers: dict[Node, np.ndarray] = {}
     ready = [(0, root)]
+    leaves: list[AccumulateGrad] = []  # ready AccumulateGrads: they run at once, off the heap
     watchers = tuple(observers)
     for w in watchers:
         w.on_backward_begin([root])
+    notify = [w.on_node for w in watchers]  # looked up once per pass, called per node
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         grad = seed
@@ -229,11 +236,11 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 outs = node._run(grad)
                 if not retain_graph and node._saved is not None:
                     node._saved = _FREED  # what forward saved is gone: a second pass must fail
-            if watchers and node._owner is None:  # arrays already: seen as they are
+            if notify and node._owner is None:  # arrays already: seen as they are
                 seen = grad if type(grad) is not Gradients else _array(grad)
                 outs = outs if type(outs) is tuple else tuple(outs)
-                for w in watchers:
-                    w.on_node(node, seen, outs)
+                for on_node in notify:
+                    on_node(node, seen, outs)
                 seen = None
             for fn, g in zip(node._next, outs):
                 if fn is None:
@@ -244,16 +251,38 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 count = deps[fn] - 1
                 if count:
                     deps[fn] = count
+                elif type(fn) is AccumulateGrad:
+                    leaves.append(fn)
                 else:
                     heappush(ready, (-fn._seq, fn))
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
             grad = outs = g = None
+            if leaves:  # what the heap would pop next: these, newest first (their priority)
+                if len(leaves) > 1:
+                    leaves.sort(key=_seq_of, reverse=True)
+                for fn in leaves:
+                    grad = buffers.pop(fn, None)
+                    if grad is None:
+                        if fn._hooked:
+                            fn._hooks_on_none()
+                    else:
+                        if fn._hooked:
+                            grad = fn._run_hooks(grad)
+                        fn._run(grad)
+                    for on_node in notify:
+                        on_node(fn, grad, ())
+                    grad = None
+                leaves.clear()
             if not ready:
                 break
     finally:
         loud(token)
         for w in watchers:
             w.on_backward_end()
+
+
+def _seq_of(node: Node) -> int:
+    return node._seq
 
 
 def _array(g):

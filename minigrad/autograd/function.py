@@ -71,6 +71,7 @@ _grad_state = grad_mode.state
 _anomaly = anomaly_mode.state
 _F64 = np.dtype(np.float64)
 _ndarray = np.ndarray
+_NUMBERS = frozenset((float, int, bool))
 
 
 class Function:
@@ -458,6 +459,8 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         else:
             ctx._record_versions((a, b), (ad, bd), result)
     if ar and br and ad.shape == bd.shape:  # the same shape: nothing was broadcast
+        return result
+    if type(bd) in _NUMBERS or type(ad) in _NUMBERS:  # x * 2.0: the tensor's shape
         return result
     shape = out.shape
     sa = ad.shape if ar and ad.shape != shape else None

@@ -6,8 +6,9 @@ trick" (the gradient of a gradient with respect to a dummy ``grad_outputs`` is a
 product); ``jacobian`` is one backward pass per output element; ``hessian`` is the Jacobian
 of the gradient. ``inputs`` is a Tensor or a tuple of Tensors, and the results keep that
 structure. Results are detached unless ``create_graph=True``. ``strict=True`` raises when
-an output does not depend on an input (instead of returning zeros); ``vectorize`` is accepted
-and computes the same values one row at a time.
+an output does not depend on an input (instead of returning zeros); ``vectorize`` and
+``strategy="forward-mode"`` are accepted (with PyTorch's checks) and compute the same values
+one row at a time.
 
 This module sits above the ops (it stacks rows with ``minigrad.stack``), so
 ``minigrad/__init__.py`` imports it last, as ``minigrad.autograd.functional``.
@@ -196,22 +197,31 @@ def jacobian(
     vectorize: bool = False,
     strategy: str = "reverse-mode",
 ):
-    """The Jacobian of ``func`` at ``inputs``: ``output.shape + input.shape`` per pair."""
-    if strategy not in ("reverse-mode", "forward-mode"):
-        raise ValueError(
-            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
-            'function has more outputs than inputs, "forward-mode" tends to be more performant. '
-            'Otherwise, prefer to use "reverse-mode".'
-        )
-    if strategy == "forward-mode":
-        raise NotImplementedError("minigrad has no forward-mode AD: use strategy='reverse-mode'")
+    """The Jacobian of ``func`` at ``inputs``: ``output.shape + input.shape`` per pair.
+
+    PyTorch computes ``vectorize=True`` with vmap and ``strategy="forward-mode"`` (which it
+    allows only with ``vectorize=True``) with forward-mode AD; minigrad has neither and
+    computes the same values one row at a time with reverse mode, with PyTorch's checks and
+    errors, and its result structure (forward mode gives lists where reverse mode gives
+    tuples)."""
+    _check_strategy(strategy, create_graph, strict, vectorize)
     with enable_grad():
         is_in_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _prepare(inputs, create_graph)
         is_out_tuple, outputs = _outputs_of(func, inputs, "jacobian")
         _check_outputs(outputs, strict)
+        if vectorize and strict:
+            raise RuntimeError(
+                "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
+                "not supported together. Please either set `strict=False` or "
+                "`vectorize=False`."
+            )
         result = []
         for i, out in enumerate(outputs):
+            if not out.numel():  # PyTorch's errors: vmap's basis, or stack of no rows
+                if vectorize:
+                    raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+                raise RuntimeError("stack expects a non-empty TensorList")
             rows: list[list] = [[] for _ in inputs]
             flat = out.reshape(-1)
             for j in range(out.numel()):
@@ -231,7 +241,44 @@ def jacobian(
                     for k, x in enumerate(inputs)
                 )
             )
-    return _unwrap(_finish(tuple(result), create_graph), (is_out_tuple, is_in_tuple))
+    jac = _unwrap(_finish(tuple(result), create_graph), (is_out_tuple, is_in_tuple))
+    return _as_lists(jac) if strategy == "forward-mode" else jac
+
+
+def _check_strategy(strategy: str, create_graph: bool, strict: bool, vectorize: bool) -> None:
+    """PyTorch's checks of ``strategy``, in its order."""
+    if strategy not in ("reverse-mode", "forward-mode"):
+        raise AssertionError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+            'function has more outputs than inputs, "forward-mode" tends to be more performant. '
+            'Otherwise, prefer to use "reverse-mode".'
+        )
+    if strategy != "forward-mode":
+        return
+    if create_graph:
+        raise NotImplementedError(
+            "torch.autograd.functional.jacobian: `create_graph=True` and "
+            '`strategy="forward-mode"` are not supported together (yet). Please either set '
+            '`create_graph=False` or `strategy="reverse-mode"`.'
+        )
+    if strict:
+        raise RuntimeError(
+            "torch.autograd.functional.jacobian: `strict=True` and "
+            '`strategy="forward-mode"` are not supported together (yet). Please either set '
+            '`strict=False` or `strategy="reverse-mode"`.'
+        )
+    if not vectorize:
+        raise NotImplementedError(  # PyTorch's words, its missing space included
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+            "only implemented for `vectorize=True`."
+        )
+
+
+def _as_lists(result):
+    """Forward mode's structure in PyTorch: lists (of lists) of Tensors, not tuples."""
+    if isinstance(result, tuple):
+        return [_as_lists(r) for r in result]
+    return result
 
 
 def _stack(rows: list, x: Tensor) -> Tensor:
@@ -273,6 +320,9 @@ def hessian(
         vectorize=vectorize,
         strategy=outer_jacobian_strategy,
     )
+    if outer_jacobian_strategy == "forward-mode":
+        result = tuple(tuple(r) if isinstance(r, list) else r for r in result)
+        return _as_lists(_unwrap(result, (is_in_tuple, is_in_tuple)))
     return _unwrap(result, (is_in_tuple, is_in_tuple))
 
 

@@ -461,6 +461,9 @@ class BackwardNode(Node):
                         raise RuntimeError(_INFERENCE_SAVED)
                     checks += (vc, vc[0], k)
                     continue
+                if type(value) is not np.ndarray:  # a number (x * 2.0): no tensor's value
+                    checks += _UNWATCHED
+                    continue
             i = 0
             for array in values:
                 if value is array or value is inputs[i]:
@@ -493,6 +496,12 @@ _SECOND_BACKWARD = (
 )
 
 
+def _is_view_node(node: Node) -> bool:
+    """Whether ``node`` is the grad_fn of a view (``t()``, ``x[0]``, ``view`` ...)."""
+    function = getattr(node, "_function", None)
+    return getattr(function, "is_view", False) or type(node).__name__ == "AsStridedBackward0"
+
+
 def _modified_message(node: BackwardNode, k: int) -> str:
     """PyTorch's words for "a value saved for backward was changed in place"."""
     from .._dtypes import from_numpy_dtype
@@ -507,7 +516,12 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
     owner = node if which < 0 else node._next[which]
-    if which >= 0 and len(counter) > 1 and owner is not None:  # changed in place: the
+    if which >= 0 and owner is not None and _is_view_node(owner):
+        # a view (its base, or itself, changed in place): PyTorch names the history it
+        # regenerates for the view from the changed base, AsStridedBackward0
+        described += ", which is output 0 of AsStrided,"
+        owner = None
+    elif which >= 0 and len(counter) > 1 and owner is not None:  # changed in place: the
         owner = counter[1]  # input's current grad_fn, the in-place op's
     if owner is not None and not isinstance(owner, AccumulateGrad):
         nr = -1 - which if which < 0 else owner._nr if owner._owner is not None else 0

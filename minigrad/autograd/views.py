@@ -143,6 +143,8 @@ def view_history(view: Tensor) -> Node | None:
     if view._grad_fn is not None and view._grad_fn._owner is not None:
         raise multi_view_error(view, base_changed=True)  # unbind's, split's ... outputs
     view._view_version = view._vc[0]
-    if view._requires_grad and base._requires_grad:  # not a detach()ed alias
+    # a view of a leaf made a view by requires_grad_() (x[3:].requires_grad_()) is regenerated
+    # too, as in PyTorch: its base needs no grad, so the new node leads nowhere
+    if view._requires_grad and (base._requires_grad or view._grad_fn is not None):
         view._grad_fn = AsStridedBackward0(base, view_key(base._data, view._data))
     return view._grad_fn

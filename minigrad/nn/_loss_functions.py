@@ -36,6 +36,7 @@ __all__ = [
 
 _REDUCTIONS = ("mean", "sum", "none")
 _TARGET_DTYPES = frozenset({np.dtype(np.int64), np.dtype(np.uint8)})
+_INT64 = np.dtype(np.int64)
 
 
 def _broadcast_shape(a: tuple, b: tuple) -> tuple:
@@ -143,17 +144,20 @@ def nll_loss(
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_type_name(target)}"
         )
-    classes = input.shape[1] if ndim > 1 else input.shape[0]
-    w = _class_weight(weight, classes)
-    t = t.astype(np.int64, copy=False)
+    classes = data.shape[1] if ndim > 1 else data.shape[0]
+    w = None if weight is None else _class_weight(weight, classes)
+    if t.dtype is not _INT64:
+        t = t.astype(np.int64)
     if ndim <= 2 or ndim == 4:
         op = LO.NllLoss if ndim <= 2 else LO.NllLoss2d
         return op.apply(input, t, w, ignore_index, reduction)
     # 3-D or 5-D and more: PyTorch views them as (N, C, 1, rest) and uses the 2-D kernel
     n, c = input.shape[0], input.shape[1]
     out_shape = (n, *input.shape[2:])
-    flat = S.View.apply(input, (n, c, 1, -1))
-    loss = LO.NllLoss2d.apply(flat, t.reshape(n, 1, -1), w, ignore_index, reduction)
+    # input.contiguous(), then a view; (n, c, 0, 0) and (n, 0, 0) when empty, as PyTorch does
+    flat = S.View.apply(input.contiguous(), (n, c, 1, -1) if input._data.size else (n, c, 0, 0))
+    t = t.reshape((n, 1, -1) if t.size else (n, 0, 0))
+    loss = LO.NllLoss2d.apply(flat, t, w, ignore_index, reduction)
     return S.View.apply(loss, out_shape) if reduction == "none" else loss
 
 
@@ -176,9 +180,19 @@ def cross_entropy(
     if label_smoothing != 0.0:
         raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
     class_dim = 0 if input._data.ndim == 1 else 1
-    log_probs = R.LogSoftmax.apply(input, class_dim)
-    if target._data.dtype.kind == "f" and target._data.shape == input._data.shape:
+    if target._data.shape == input._data.shape:  # class probabilities: PyTorch's checks, in order
+        if target._data.dtype.kind != "f":
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                + _type_name(target)
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if input._data.ndim == 0:  # input.size(1), where PyTorch first reads the classes
+            raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+        log_probs = R.LogSoftmax.apply(input, class_dim)
         return _cross_entropy_probs(log_probs, target, weight, reduction, class_dim)
+    log_probs = R.LogSoftmax.apply(input, class_dim)
     return nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
 
 
@@ -194,11 +208,12 @@ def _cross_entropy_probs(
         loss = FA.mul(loss, FS.reshape(weight, shape))
     if reduction == "none":
         return FA.neg(FR.sum(loss, class_dim))
-    total = FA.neg(FR.sum(loss))
+    total = FR.sum(loss)
     if reduction == "sum":
-        return total
-    classes = log_probs.shape[class_dim]
-    return LO.DivScalar.apply(total, log_probs.numel() // classes if classes else 0)
+        return FA.neg(total)
+    if log_probs.numel() == 0:  # PyTorch fills the sum with nan rather than divide by 0
+        return FA.neg(total.fill_(float("nan")))
+    return LO.DivScalar.apply(FA.neg(total), log_probs.numel() // log_probs.shape[class_dim])
 
 
 def binary_cross_entropy(

@@ -67,12 +67,10 @@ class Sequential(Module):
 
     def forward(self, input: Any) -> Any:
         for module in self._modules.values():
-            if (
-                type(module).__call__ is _MODULE_CALL
-            ):  # module(input) is forward(input): a call less
-                input = module.forward(input)
-            else:
-                input = module(input)
+            # module(input) is forward(input) (Module.__call__): called directly, a call less
+            input = (
+                module.forward(input) if type(module).__call__ is _MODULE_CALL else module(input)
+            )
         return input
 
 

@@ -53,6 +53,8 @@ class Module(Registry):
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # Sequential.forward calls forward() itself where __call__ is this one: if __call__
+        # ever does more (hooks), Sequential must call module(input) again.
         return self.forward(*args, **kwargs)
 
     def get_submodule(self, target: str) -> Module:

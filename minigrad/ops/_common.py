@@ -2,10 +2,32 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._dtypes import C_NAMES, LEGACY_NAMES  # noqa: F401 - C_NAMES is re-exported for the ops
 from .._shapes import broadcast_shapes  # noqa: F401 - re-exported for the ops
+
+
+def c_order(out):
+    """A reduction's result laid out in C order, as PyTorch allocates it: numpy keeps the
+    input's order, and the layout decides whether a later ``reshape`` is a view."""
+    return np.asarray(out, order="C")
+
+
+def positions(n: int) -> np.ndarray:
+    """``np.arange(n)``, read-only and made once per ``n`` (up to 4096, so that what is kept
+    stays small): the row numbers a loss or an embedding's gradient indexes with on every
+    training step, where a batch keeps one size."""
+    return _positions(n) if n <= 4096 else np.arange(n)
+
+
+@functools.lru_cache(maxsize=16)
+def _positions(n: int) -> np.ndarray:
+    out = np.arange(n)
+    out.setflags(write=False)
+    return out
 
 
 def check_expand(shape: tuple, target: tuple, dtype: np.dtype) -> None:

@@ -1,12 +1,12 @@
-"""What the short ``apply`` of the hottest ops (Linear's addmm, mse_loss) share.
+"""What the short ``apply`` of the hottest ops (addmm, mm, relu, the losses) share.
 
 ``ArrayFunction.apply`` serves every op: it loops over the arguments, asks the op
 which saved values each gradient needs and matches every saved value to an input.
-A training step runs Linear's addmm once per layer and its loss once, always on a
-few tensors of one dtype; their own ``apply`` checks that this is the case (else it
-takes the general path, with its errors) and records the same node directly: the
-same edges, saved values and versions (``tests/test_nn_fast_paths.py`` compares the
-two nodes).
+A training step runs Linear's addmm and relu once per layer and its loss once, always
+on a few tensors of one dtype; their own ``apply`` checks that this is the case (else
+it takes the general path, with its errors) and records the same node directly: the
+same edges, saved values and versions (``tests/test_nn_fast_paths.py`` and
+``tests/test_fast_paths.py`` compare the two nodes).
 """
 
 from __future__ import annotations

@@ -27,8 +27,28 @@ class LeakyRelu(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        xp = namespace(grad)
-        return xp.where(xp.data(a) > 0, grad, grad * ctx.slope)
+        return LeakyReluBackward.call(grad, a, ctx.slope)
+
+
+class LeakyReluBackward(ArrayFunction):
+    """leaky_relu's gradient as an op of its own (``LeakyReluBackwardBackward0``, edges grad
+    and self): linear in ``grad``; its derivative in ``self`` is zero (PyTorch's zeros_like)."""
+
+    node_name = "LeakyReluBackwardBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, grad, a, negative_slope):
+        ctx.save_for_backward(a)
+        ctx.slope = negative_slope
+        return np.where(a > 0, grad, grad * np.asarray(negative_slope, grad.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        (a,) = ctx.saved_tensors
+        xp = namespace(gg)
+        zeros = xp.zeros(xp.data(a).shape, xp.dtype(gg))
+        return LeakyReluBackward.call(gg, a, ctx.slope), zeros
 
 
 _LEGACY = {"b": "Bool", "i": "Long", "u": "Byte"}

@@ -25,6 +25,8 @@ def _no_bool_subtraction(a, b) -> None:
 
 
 def _power(a, b):
+    if np.result_type(a, b) == _BOOL:  # bool ** bool: PyTorch has no kernel for it
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     try:
         return np.power(a, b)
     except ValueError:  # integers to negative integer powers: PyTorch truncates, 2 ** -1 is 0
@@ -44,6 +46,16 @@ def _remainder(a, b):
 def _no_integer_division_by_zero(a, b) -> None:
     if np.result_type(a, b).kind in "iu" and np.size(a) and np.size(b) and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
+
+
+def _in_float_dtype(a, b) -> tuple:
+    """An integer array and a float array both in the float one's dtype, where PyTorch divides
+    (numpy would divide int64 by float32 in float64: 3 // 0.3 rounds to 9 there, 10 in float32)."""
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    if da is None or db is None or da.kind == db.kind or "f" not in (da.kind, db.kind):
+        return a, b
+    dtype = da if da.kind == "f" else db
+    return np.asarray(a, dtype), np.asarray(b, dtype)
 
 
 class Add(ArrayFunction):
@@ -105,11 +117,22 @@ class AddAlpha(ArrayFunction):
         ctx.alpha = alpha
         if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
             return np.logical_or(a, np.logical_and(b, bool(alpha)))
-        return a + b * alpha
+        return _fused_multiply_add(a, b, alpha)
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, MulScalar.call(grad, ctx.alpha)
+        return grad, grad if ctx.alpha == 1 else MulScalar.call(grad, ctx.alpha)
+
+
+def _fused_multiply_add(a, b, factor):
+    """``a + b * factor`` rounded once, as PyTorch's add/sub kernel (a fused multiply-add):
+    float32 through float64 (where the product is exact), float64 through long double."""
+    dtype = np.result_type(a, b)
+    wide = {"f": np.float64 if dtype.itemsize < 8 else np.longdouble}.get(dtype.kind)
+    if wide is None:
+        return a + b * factor
+    factor = np.asarray(factor, dtype)  # PyTorch's kernel sees alpha in the tensor's dtype
+    return (np.asarray(a, wide) + np.asarray(b, wide) * factor.astype(wide)).astype(dtype)
 
 
 class SubAlpha(AddAlpha):
@@ -123,11 +146,11 @@ class SubAlpha(AddAlpha):
             _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
         _integral_alpha(a, b, alpha)
         ctx.alpha = alpha
-        return a - b * alpha
+        return _fused_multiply_add(a, b, -alpha)  # PyTorch's add(a, b, -alpha): -0 stays 0
 
     @staticmethod
-    def backward(ctx, grad):
-        return grad, MulScalar.call(grad, -ctx.alpha)
+    def backward(ctx, grad):  # PyTorch's -grad * alpha (not grad * -alpha: the sign of 0)
+        return grad, -grad if ctx.alpha == 1 else MulScalar.call(-grad, ctx.alpha)
 
 
 Add._Node.alpha = Sub._Node.alpha = 1  # what _saved_alpha reads on the nodes of + and -
@@ -314,6 +337,8 @@ class PowScalar(ArrayFunction):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         if a.dtype is _BOOL and type(exponent) is int:
             a = a.astype(np.int64)  # bool ** 2 is int64, as in PyTorch (numpy says int8)
+        elif a.dtype is _BOOL and type(exponent) is bool:  # PyTorch: x ** 1 copies, x ** 0 fills
+            return a.copy() if exponent else np.ones_like(a)
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         return a**exponent
@@ -365,13 +390,18 @@ class RPow(ArrayFunction):
     def forward(ctx, b, number):
         out = _power(number, b)
         ctx.save_for_backward(b, out)
-        ctx.number, ctx.log_base = number, np.log(number)
+        # a Python float: the product stays in the tensor's dtype, as PyTorch's Scalar log(base)
+        ctx.number, ctx.log_base = number, float(np.log(number))
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        _, out = ctx.saved_tensors
-        return grad * MulScalar.call(out, ctx.log_base)
+        b, out = ctx.saved_tensors
+        scaled = MulScalar.call(out, ctx.log_base)  # out * log(number)
+        if ctx.number == 0:  # 0 ** b: 0 where b >= 0 (not 0 * -inf), as PyTorch
+            xp = namespace(grad)
+            scaled = xp.where(xp.data(b) >= 0, np.zeros((), xp.dtype(scaled)), scaled)
+        return grad * scaled
 
 
 def split_between(grad, a_loses: np.ndarray, b_loses: np.ndarray, tie: np.ndarray) -> tuple:
@@ -397,7 +427,7 @@ class Maximum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return np.maximum(a, b)
+        return np.maximum(b, a)  # at a tie (0. and -0.) PyTorch keeps a, numpy its second
 
     @staticmethod
     def backward(ctx, grad):
@@ -413,7 +443,7 @@ class Minimum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return np.minimum(a, b)
+        return np.minimum(b, a)  # at a tie PyTorch keeps a, as in maximum
 
     @staticmethod
     def backward(ctx, grad):
@@ -471,7 +501,7 @@ class FloorDivide(ArrayFunction):
     def forward(ctx, a, b):
         _no_bool_division(a, b, "div_floor")
         _no_integer_division_by_zero(a, b)
-        return np.floor_divide(a, b)
+        return np.floor_divide(*_in_float_dtype(a, b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -549,12 +579,15 @@ class DivRounded(ArrayFunction):
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         _no_integer_division_by_zero(a, b)
         ctx.save_for_backward(a, b)  # PyTorch keeps b (a number too), and a for b's gradient
+        a, b = _in_float_dtype(a, b)
         return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)
 
     @staticmethod
     def backward(ctx, grad):
-        zeros = grad * 0
-        return zeros, zeros
+        ctx.saved_tensors  # noqa: B018 - changed in place since: PyTorch's error (it reads them)
+        # zeros, not grad * 0: the -0. and nan of a product would show (PyTorch: zeros_like)
+        xp = namespace(grad)
+        return xp.zeros_like(grad), xp.zeros_like(grad)
 
 
 class RSubTensor(ArrayFunction):

@@ -15,7 +15,7 @@ from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_function import MultiArrayFunction, zeros_for
 from ..tensor import Tensor, new_tensor, wrap_dim
-from ._common import broadcast_shapes
+from ._common import broadcast_shapes, positions
 from .namespace import namespace
 from .shape import Unsqueeze
 
@@ -189,7 +189,7 @@ def _add_rows(zeros: np.ndarray, grad: np.ndarray, rows: np.ndarray) -> np.ndarr
     a flat view of it.
     """
     width = math.prod(zeros.shape[1:])
-    flat = (rows.reshape(-1, 1) * width + np.arange(width)).reshape(-1)
+    flat = (rows.reshape(-1, 1) * width + positions(width)).reshape(-1)
     np.add.at(zeros.reshape(-1), flat, grad.reshape(-1))
     return zeros
 
@@ -269,7 +269,7 @@ def getitem(t: Tensor, index) -> Tensor:
         return _select(t, 0, 0, index)
     if type(index) is Tensor:  # the next most common: rows by an integer tensor, C[X]
         rows, data = index._data, t._data
-        if rows.dtype in _ROW_DTYPES and rows.ndim and data.ndim and data.shape[0]:
+        if rows.dtype in _ROW_DTYPES and rows.ndim and data.ndim and data.size:
             if t._requires_grad and _grad_state.enabled:
                 return Index.apply(t, rows)
             return new_tensor(take_rows(data, rows))  # no graph (X[ix]): the copy, nothing else
@@ -303,13 +303,13 @@ def apply_slicing(t: Tensor, index) -> tuple[Tensor, list | None]:
             n_real += p.ndim - 1
     if n_real > t.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
-    result, dim, real = t, 0, 0
+    result, dim = t, 0
     rest: list = []  # what advanced indexing still has to do, one entry per remaining dim
-    for p in parts:
+    for position, p in enumerate(parts):
         if p is Ellipsis:
             skip = t.ndim - n_real
             rest += [slice(None)] * skip
-            dim, real = dim + skip, real + skip
+            dim += skip
         elif p is None:
             result = Unsqueeze.apply(result, dim)
             rest.append(slice(None))
@@ -319,10 +319,10 @@ def apply_slicing(t: Tensor, index) -> tuple[Tensor, list | None]:
             if not _whole(p, result._data.shape[dim]):
                 result = Slice.apply(result, dim, p)
             rest.append(slice(None))
-            dim, real = dim + 1, real + 1
+            dim += 1
         elif isinstance(p, (int, np.integer)) and not isinstance(p, (bool, np.bool_)):
-            result = _select(result, dim, real, int(p))
-            real += 1
+            # PyTorch's message names the index's position in the tuple, not the dim
+            result = _select(result, dim, position, int(p))
         elif isinstance(p, np.ndarray) and p.dtype == np.bool_ and p.ndim == 0:
             result = Unsqueeze.apply(result, dim)
             rest.append(np.zeros(1 if p else 0, dtype=np.int64))
@@ -330,7 +330,7 @@ def apply_slicing(t: Tensor, index) -> tuple[Tensor, list | None]:
         else:  # a tensor, list or mask: left for Index
             width = p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
             rest.append(p)
-            dim, real = dim + width, real + width
+            dim += width
     return result, (rest if advanced else None)
 
 
@@ -348,7 +348,8 @@ def _check_step(p: slice) -> None:
 
 
 def _select(t: Tensor, dim: int, real_dim: int, i: int) -> Tensor:
-    """``Select`` with PyTorch's errors, naming the dimension of the tensor being indexed."""
+    """``Select`` with PyTorch's errors; ``real_dim``, the dim they name, is the index's position
+    in the index tuple (``x[..., 9]`` names dimension 1 whatever the rank)."""
     data = t._data
     if data.ndim == 0:  # PyTorch's two messages: x[0], then any other index
         if i == 0:

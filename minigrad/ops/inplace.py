@@ -12,11 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._modes import InferenceVersion
+from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_output import multi_view_error, multi_view_of
 from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
+from . import arithmetic as A
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
 from .indexing import (
     IndexPut,
@@ -51,7 +53,12 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
-    return t._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others)
+    if t._requires_grad:
+        return True
+    for o in others:  # a loop, not any(): this runs on every optimizer update
+        if isinstance(o, Tensor) and o._requires_grad:
+            return True
+    return False
 
 
 def check_inference(t: Tensor, through_index: bool = False) -> None:
@@ -136,6 +143,14 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
             )
         _take_result(t, result)
     else:  # nothing requires grad, or grad mode is off: op.apply records nothing
+        if op in _UFUNCS and _same_floats(t, args):  # p.data += -lr * p.grad: one ufunc
+            token = quiet()
+            try:
+                _UFUNCS[op](t._data, args[0]._data, out=t._data)
+            finally:
+                loud(token)
+            t._vc[0] += 1  # every view and detach()ed copy sees the new version
+            return t
         result = op.apply(t, *args)
         if result._data.shape != t._data.shape:
             raise RuntimeError(
@@ -144,6 +159,24 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
             )
         _write(t, result._data)
     return t
+
+
+# An optimizer's update (``p.data += -lr * p.grad``, ``p.add_(g)``) writes the op's result
+# straight into ``p``'s memory: the same ufunc, so the same values as computing it apart
+# and copying it in, for two float tensors of one dtype and shape.
+_UFUNCS = {A.Add: np.add, A.Sub: np.subtract, A.Mul: np.multiply}
+
+
+def _same_floats(t: Tensor, args: tuple) -> bool:
+    if len(args) != 1 or type(args[0]) is not Tensor:
+        return False
+    data, other = t._data, args[0]._data
+    return (
+        other.dtype is data.dtype
+        and data.dtype.kind == "f"
+        and other.shape == data.shape
+        and data.flags.writeable
+    )
 
 
 class Fill(ArrayFunction):

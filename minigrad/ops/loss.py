@@ -16,6 +16,7 @@ from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.node import _FREED, _SECOND_BACKWARD
 from ..tensor import new_tensor
+from ._common import positions
 from ._short_path import edge, node
 from .arithmetic import AddScalar, DivScalar, MulScalar
 from .namespace import namespace
@@ -141,9 +142,9 @@ class NllLoss(ArrayFunction):
     ``ignore_index`` count for nothing. "mean" divides by the total weight.
 
     The loss of every classifier (``cross_entropy`` ends here), so its usual case
-    (N, C), no class weights, every target a class, is one ``take`` forward and one
-    ``put`` backward at the same flat positions (``ctx.flat``); ``ctx.w`` is then None,
-    meaning a weight of 1 for each row. The node keeps what PyTorch's keeps
+    (N, C), no class weights, every target a class, reads and writes at
+    ``(ctx.rows, target)``, a few numpy calls each way; ``ctx.w`` is then None, meaning
+    a weight of 1 for each row. The node keeps what PyTorch's keeps
     (``_saved_self``, ``_saved_target``, ``_saved_weight``, ``_saved_total_weight``).
     """
 
@@ -178,28 +179,36 @@ class NllLoss(ArrayFunction):
         ctx.save_for_backward(log_probs)
         shape = log_probs.shape
         ctx.shape, ctx.target, ctx.weight = shape, target, weight
-        ctx.ignore_index, ctx.reduction, ctx.flat = ignore_index, reduction, None
+        ctx.ignore_index, ctx.reduction, ctx.rows = ignore_index, reduction, None
+        picked = None
         if (
             len(shape) == 2
             and weight is None
             and target.size
             and not 0 <= ignore_index < shape[1]
-            and target.view(np.uint64).max() < shape[1]  # a negative target wraps: too large
+            and target.min() >= 0  # numpy would read a negative target from the end
         ):
-            n, c = shape
-            ctx.flat = flat = target + np.arange(0, n * c, c)
-            picked = log_probs.ravel().take(flat)
-            ctx.w, ctx.total_weight = None, log_probs.dtype.type(n)
-        else:
+            rows = positions(shape[0])
+            try:
+                picked = log_probs[rows, target]
+            except IndexError:  # a target past the last class: the general path says which
+                pass
+            else:
+                ctx.rows, ctx.w, ctx.total_weight = rows, None, log_probs.dtype.type(shape[0])
+        if picked is None:
             picked = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
+        # PyTorch sums -w * x from 0., so a zero loss is 0., not -0. (only the 'none' losses of
+        # a batch are plain negations, -0. included)
         if reduction == "none":
-            return -picked
-        total = np.add.reduce(picked, None)  # the sum of the losses, negated below (exact)
-        return -total if reduction == "sum" else total / -ctx.total_weight  # all ignored: nan
+            return -picked if len(shape) > 1 else 0.0 - picked
+        total = 0.0 - np.add.reduce(picked, None)  # the sum of the losses, negated (exact)
+        return total if reduction == "sum" else total / ctx.total_weight  # all ignored: nan
 
     @staticmethod
     def backward(ctx, grad):
         log_probs = ctx.saved_tensors[0]
+        if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
+            return nll_grad(grad, ctx)
         op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
         return op.call(grad, log_probs, ctx)
 
@@ -217,27 +226,34 @@ class NllLossBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, log_probs, fwd):  # log_probs: an input it does not depend on
         ctx.fwd = fwd
-        g = grad / -fwd.total_weight if fwd.reduction == "mean" else -grad
-        out = np.zeros(fwd.shape, grad.dtype)
-        if fwd.flat is not None:  # the usual case: one put
-            out.put(fwd.flat, g)
-            return out
-        # ignored targets get 0, even when the total weight is 0, as in PyTorch
-        per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
-        shape, index = fwd.shape, fwd.index
-        if len(shape) == 2:
-            out[np.arange(shape[0]), index] = per_item
-        elif len(shape) == 1:
-            out[index] = per_item
-        else:  # (N, C, d...): scattered along the classes moved last
-            np.put_along_axis(np.moveaxis(out, 1, -1), index[..., None], per_item[..., None], -1)
-        return out
+        return nll_grad(grad, fwd)
 
     @staticmethod
     def backward(ctx, gg):
         fwd = ctx.fwd
         loss = NllLoss2d if fwd._function is NllLoss2d else NllLoss
-        return loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction), None
+        grad_grad = loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction)
+        return grad_grad, namespace(gg).zeros_like(gg)  # PyTorch's self: zeros_like(grad)
+
+
+def nll_grad(grad: np.ndarray, fwd) -> np.ndarray:
+    """``-grad`` (divided by the total weight for "mean") put at the targets of the
+    forward whose node is ``fwd``, in zeros shaped like its log-probabilities."""
+    g = grad / -fwd.total_weight if fwd.reduction == "mean" else -grad
+    out = np.zeros(fwd.shape, grad.dtype)
+    if fwd.rows is not None:  # the usual case: (N, C), one weight per row
+        out[fwd.rows, fwd.target] = g
+        return out
+    # ignored targets get 0, even when the total weight is 0, as in PyTorch
+    per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
+    shape, index = fwd.shape, fwd.index
+    if len(shape) == 2:
+        out[np.arange(shape[0]), index] = per_item
+    elif len(shape) == 1:
+        out[index] = per_item
+    else:  # (N, C, d...): scattered along the classes moved last
+        np.put_along_axis(np.moveaxis(out, 1, -1), index[..., None], per_item[..., None], -1)
+    return out
 
 
 def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
@@ -295,6 +311,16 @@ for _node in (NllLoss._Node, NllLoss2d._Node):
         setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))
 
 
+def _check_probabilities(input: np.ndarray, target: np.ndarray) -> None:
+    """PyTorch checks each (input, target) pair in turn: the first one outside [0, 1] (nan
+    included) names its side."""
+    bad_input = ~((input >= 0) & (input <= 1))
+    bad = bad_input | ~((target >= 0) & (target <= 1))
+    if bad.any():
+        side = "input" if bad_input.ravel()[np.argmax(bad.ravel())] else "target"
+        raise RuntimeError(f"all elements of {side} should be between 0 and 1")
+
+
 class BinaryCrossEntropy(ArrayFunction):
     """-(t * log(p) + (1 - t) * log(1 - p)), each log clamped at -100 as in PyTorch."""
 
@@ -304,8 +330,7 @@ class BinaryCrossEntropy(ArrayFunction):
 
     @staticmethod
     def forward(ctx, input, target, weight, reduction):
-        if ((input < 0) | (input > 1)).any():
-            raise RuntimeError("all elements of input should be between 0 and 1")
+        _check_probabilities(input, target)
         ctx.save_for_backward(input, target)
         ctx.weight, ctx.reduction = weight, reduction
         with np.errstate(divide="ignore"):
@@ -439,12 +464,45 @@ class SmoothL1Loss(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        xp = namespace(grad)
-        diff = input - target
-        small = np.abs(xp.data(diff)) < ctx.beta
-        slope = xp.where(small, diff / ctx.beta, xp.sign(diff))
-        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
-        return g, -g
+        need_input, need_target = ctx.needs_input_grad
+        r, beta = ctx.reduction, ctx.beta
+        return (  # the target's is the same op with the roles swapped, as in PyTorch
+            SmoothL1LossBackward.call(grad, input, target, r, beta) if need_input else None,
+            SmoothL1LossBackward.call(grad, target, input, r, beta) if need_target else None,
+        )
+
+
+class SmoothL1LossBackward(ArrayFunction):
+    """smooth_l1_loss's gradient, ``grad * clamp(d / beta, -1, 1)``, as an op of its own
+    (``SmoothL1LossBackwardBackward0``): the second derivative is ``1 / beta`` inside."""
+
+    node_name = "SmoothL1LossBackwardBackward0"
+    broadcasts = True
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction, beta):
+        ctx.save_for_backward(grad, input, target)
+        ctx.reduction, ctx.beta = reduction, beta
+        return _kinked(grad, input, target, reduction, beta, huber=False)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        xp = namespace(gg)
+        r, beta = ctx.reduction, ctx.beta
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        out_grad = SmoothL1LossBackward.call(gg, input, target, r, beta) if need_grad else None
+        if not (need_input or need_target):
+            return out_grad, None, None
+        values = xp.data(input)
+        if beta == 0:  # PyTorch's special case: zeros, no graph
+            d = xp.zeros(values.shape, xp.dtype(gg))
+        else:
+            inside = np.abs(values - xp.data(target)) < beta
+            d = gg * grad * xp.constant(inside.astype(xp.dtype(gg))) / beta
+            d = DivScalar.call(d, values.size) if r == "mean" else d
+        return out_grad, d, -d if need_target else None
 
 
 class HuberLoss(ArrayFunction):
@@ -465,9 +523,61 @@ class HuberLoss(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        xp = namespace(grad)
-        diff = input - target
-        small = np.abs(xp.data(diff)) < ctx.delta
-        slope = xp.where(small, diff, xp.sign(diff) * ctx.delta)
-        g = slope * scale(grad, ctx.reduction, xp.data(diff).size)
-        return g, -g
+        need_input, need_target = ctx.needs_input_grad
+        r, delta = ctx.reduction, ctx.delta
+        return (
+            HuberLossBackward.call(grad, input, target, r, delta) if need_input else None,
+            HuberLossBackward.call(grad, target, input, r, delta) if need_target else None,
+        )
+
+
+class HuberLossBackward(ArrayFunction):
+    """huber_loss's gradient, ``grad * clamp(d, -delta, delta)``, as an op of its own
+    (``HuberLossBackwardBackward0``): the second derivative is 1 inside."""
+
+    node_name = "HuberLossBackwardBackward0"
+    broadcasts = True
+    n_params = 2
+
+    @staticmethod
+    def forward(ctx, grad, input, target, reduction, delta):
+        ctx.save_for_backward(grad, input, target)
+        ctx.reduction, ctx.delta = reduction, delta
+        return _kinked(grad, input, target, reduction, delta, huber=True)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, input, target = ctx.saved_tensors
+        xp = namespace(gg)
+        r, delta = ctx.reduction, ctx.delta
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        out_grad = d = None
+        if need_grad:  # PyTorch's huber_loss_double_backward_grad_output
+            if r == "none":
+                out_grad = HuberLossBackward.call(gg, input, target, r, delta)
+            else:
+                ones = xp.constant(np.ones(xp.data(grad).shape, xp.dtype(gg)))
+                out_grad = xp.sum(HuberLossBackward.call(ones, input, target, r, delta) * gg)
+        if need_input or need_target:
+            values = xp.data(input)
+            inside = np.abs(values - xp.data(target)) < delta
+            d = gg * grad * xp.constant(inside.astype(xp.dtype(gg)))
+            d = DivScalar.call(d, values.size) if r == "mean" else d
+        return out_grad, d if need_input else None, -d if need_target else None
+
+
+def _kinked(grad, input, target, reduction: str, bound: float, huber: bool) -> np.ndarray:
+    """smooth_l1's and huber's gradients as PyTorch's kernels compute them, element by element:
+    ``x = input - target``; ``-norm * grad (* delta)`` where ``x <= -bound``, ``norm * grad
+    (* delta)`` where ``x >= bound``, else ``norm * x * grad`` (huber) or ``norm * (x / beta) *
+    grad`` (smooth_l1); a nan ``x`` falls through to the last, so the gradient is nan. The
+    target's is the same with the roles swapped (not the negated input's: the zeros keep the
+    sign of grad)."""
+    x = input - target
+    norm = 1.0 / max(x.size, 1) if reduction == "mean" else 1.0
+    below, above = grad * -norm, grad * norm
+    if huber:
+        below, above = below * bound, above * bound
+    inside = (x if huber else x / bound) * norm * grad
+    out = np.where(x <= -bound, below, np.where(x >= bound, above, inside))
+    return out.astype(np.result_type(x, grad), copy=False)

@@ -6,11 +6,12 @@ import warnings
 
 import numpy as np
 
+from .._dtypes import get_default_dtype
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor, wrap_dim
-from ._common import LEGACY_NAMES
+from ._common import LEGACY_NAMES, c_order
 from ._short_path import edge, node
 from .arithmetic import DivScalar, MaskedFill, MulScalar
 from .namespace import namespace
@@ -74,9 +75,8 @@ class SumDim(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
-        return a.sum(
-            axis=ctx.axes, keepdims=keepdim, dtype=np.int64 if a.dtype.kind in "biu" else None
-        )
+        dtype = np.int64 if a.dtype.kind in "biu" else None
+        return c_order(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -111,7 +111,7 @@ class Mean(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if type(grad) is np.ndarray and ctx.size <= _EXACT_COUNT:  # the ordinary backward
+        if type(grad) is np.ndarray and 0 < ctx.size <= _EXACT_COUNT:  # the ordinary backward
             # grad is 0-d: one division in Python floats, rounded once into the array. The
             # quotient of two float32 (or float16) values computed in float64 and rounded is
             # the correctly rounded float32 one, as PyTorch's; numpy dividing by a Python int
@@ -135,7 +135,7 @@ class MeanDim(ArrayFunction):
         _check_floating(a, "mean")
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         count = int(np.prod([a.shape[i] for i in ctx.axes]))
-        return np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / count  # no warning at 0
+        return c_order(np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / count)  # no warning
 
     @staticmethod
     def backward(ctx, grad):
@@ -221,7 +221,7 @@ class Var(ArrayFunction):
     n_params = 3
 
     @staticmethod
-    def forward(ctx, a, dim, correction, keepdim, name="var"):
+    def forward(ctx, a, dim, correction, keepdim, name="var", wide_result=False):
         if a.dtype.kind != "f":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
@@ -239,10 +239,10 @@ class Var(ArrayFunction):
         )  # no numpy warning at n=0
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
-        ctx.all_dims = dim is None
+        ctx.all_dims = dim is None or a.ndim == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
-        return out.astype(a.dtype, copy=False)
+        return c_order(out if wide_result else out.astype(a.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
@@ -253,6 +253,13 @@ class Var(ArrayFunction):
 def var_backward(grad, a, ctx):
     """``2 / (n - correction) * grad * (a - mean(a))``, the gradient broadcast back (PyTorch's)."""
     xp = namespace(grad)
+    if (ctx.all_dims or not ctx.shape) and ctx.denominator <= 0:
+        # no degree of freedom left: PyTorch's grad * where(a == a.mean(), nan, inf)
+        values = xp.data(a)  # where() of two numbers: the default dtype, then cast back
+        mean = values.sum() / max(values.size, 1)  # (no numpy warning when empty)
+        fill = np.where(values == mean, np.nan, np.inf).astype(get_default_dtype().numpy)
+        out = grad * xp.constant(fill)
+        return out if xp.dtype(out) == values.dtype else xp.astype(out, values.dtype)
     if ctx.all_dims:
         mean = xp.mean(a, None)
     else:
@@ -270,8 +277,10 @@ class Std(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim, correction, keepdim):
-        variance = Var.forward(ctx, a, dim, correction, keepdim, "std")
-        out = np.sqrt(variance)
+        # the root of the float64 variance, rounded once (as PyTorch: a float32 variance of
+        # 1e76 is inf, its std 1e38 is not)
+        variance = Var.forward(ctx, a, dim, correction, keepdim, "std", wide_result=True)
+        out = np.sqrt(variance).astype(a.dtype, copy=False)
         ctx.save_for_backward(a, out)
         return out
 
@@ -291,12 +300,13 @@ class Softmax(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
-        _check_softmax_dtype(a, axis, "softmax")
-        if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
+        a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
+        if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
+        _check_softmax_dtype(a, axis, "softmax")
         e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(out)
@@ -324,11 +334,10 @@ class SoftmaxBackward(ArrayFunction):
     @staticmethod
     def backward(ctx, gg):
         grad, out = ctx.saved_tensors
-        sum_ = namespace(gg).sum
-        grad_out = gg * (grad - sum_(grad * out, ctx.axis, True)) - grad * sum_(
-            gg * out, ctx.axis, True
-        )
-        return SoftmaxBackward.call(gg, out, ctx.axis), grad_out
+        sum_, axis = namespace(gg).sum, ctx.axis
+        # PyTorch's softmax_double_backward, term by term
+        grad_out = grad * gg - sum_(out * grad, axis, True) * gg - grad * sum_(out * gg, axis, True)
+        return SoftmaxBackward.call(gg, out, axis), grad_out
 
 
 class LogSoftmax(ArrayFunction):
@@ -354,7 +363,11 @@ class LogSoftmax(ArrayFunction):
         ctx = node(cls, (edge(input),)) if requires else cls._Node()
         token = quiet()
         try:
-            out = cls.forward(ctx, a, dim)
+            if a.ndim == 2 and (dim == 1 or dim == -1) and a.size:  # (N, C) scores, by class
+                ctx.axis = 1
+                ctx._saved = (out := log_softmax(a, 1),)
+            else:
+                out = cls.forward(ctx, a, dim)
         finally:
             loud(token)
         if type(out) is not np.ndarray:  # a 0-d input: numpy's arithmetic gave a scalar
@@ -370,14 +383,16 @@ class LogSoftmax(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim):
         axis = wrap_dim(dim, a.ndim)
-        _check_softmax_dtype(a, axis, "log_softmax")
-        if a.size == 0:  # nothing to normalise: an empty result, as in PyTorch
+        a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
+        if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
             out = a.copy()
             ctx.save_for_backward(out)
             ctx.axis = axis
             return out
-        out = a - np.maximum.reduce(a, axis, keepdims=True)  # ufuncs: no wrapper calls
-        out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+        _check_softmax_dtype(a, axis, "log_softmax")
+        out = log_softmax(a, axis)
+        if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
+            out = np.asarray(out)  # has no _as_array after forward)
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out
@@ -385,7 +400,21 @@ class LogSoftmax(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
+            return log_softmax_grad(grad, out, ctx.axis)
         return LogSoftmaxBackward.call(grad, out, ctx.axis)
+
+
+def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a - max - log(sum(exp(a - max)))`` along ``axis``, of a non-empty float array."""
+    out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
+    out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
+    return out
+
+
+def log_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int) -> np.ndarray:
+    """``grad - softmax * sum(grad)``: log_softmax's gradient, ``out`` its result."""
+    return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
 
 
 class LogSoftmaxBackward(ArrayFunction):
@@ -398,15 +427,14 @@ class LogSoftmaxBackward(ArrayFunction):
     def forward(ctx, grad, out, axis):
         ctx.save_for_backward(grad, out)
         ctx.axis = axis
-        return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
+        return log_softmax_grad(grad, out, axis)
 
     @staticmethod
     def backward(ctx, gg):
         grad, out = ctx.saved_tensors
-        xp = namespace(gg)
-        p = xp.exp(out)
-        grad_grad = gg - xp.sum(gg * p, ctx.axis, True)
-        return grad_grad, -gg * p * xp.sum(grad, ctx.axis, True)
+        xp, axis = namespace(gg), ctx.axis
+        grad_grad = gg - xp.sum(gg * xp.exp(out), axis, True)  # PyTorch's two formulas
+        return grad_grad, -xp.sum(grad, axis, True) * xp.exp(out) * gg
 
 
 def _check_softmax_dtype(a: np.ndarray, axis: int, name: str) -> None:
@@ -447,7 +475,7 @@ class SumDimAs(ArrayFunction):
     def forward(ctx, a, dim, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         ctx.dtype = a.dtype
-        return np.asarray(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
+        return c_order(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -485,7 +513,7 @@ class MeanDimAs(ArrayFunction):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         ctx.dtype = a.dtype
         count = int(np.prod([a.shape[i] for i in ctx.axes]))
-        return np.asarray(a.astype(dtype).sum(axis=ctx.axes, keepdims=keepdim) / count)
+        return c_order(a.astype(dtype).sum(axis=ctx.axes, keepdims=keepdim) / count)
 
     @staticmethod
     def backward(ctx, grad):

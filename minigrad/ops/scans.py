@@ -12,7 +12,8 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
-from ._common import LEGACY_NAMES
+from ._common import LEGACY_NAMES, c_order
+from .arithmetic import MaskedFill
 from .namespace import namespace
 from .reduction import reduce_dims
 
@@ -58,7 +59,7 @@ class ProdDim(ArrayFunction):
         if a.ndim == 0:
             out = a.astype(_integer_result(a) or a.dtype)
         else:
-            out = np.prod(a, axis=ctx.axis, keepdims=keepdim, dtype=_integer_result(a))
+            out = c_order(np.prod(a, axis=ctx.axis, keepdims=keepdim, dtype=_integer_result(a)))
         ctx.save_for_backward(a, out)
         return out
 
@@ -97,16 +98,36 @@ class Cumsum(ArrayFunction):
         ctx.axis = axis = wrap_dim(dim, a.ndim)
         if a.ndim == 0:
             return a.astype(_integer_result(a) or a.dtype)
-        return np.cumsum(a, axis=axis, dtype=_integer_result(a))
+        out = c_order(np.cumsum(a, axis=axis, dtype=_integer_result(a)))
+        if out.dtype.kind == "f":
+            out += 0.0  # PyTorch's running sum starts at 0. (numpy's at the first -0.)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        xp = namespace(grad)
-        if len(xp.data(grad).shape) == 0:
+        """The sum of ``grad`` from each position to the end: ``grad`` flipped, summed as it
+        runs, flipped back (PyTorch's ``reversed_cumsum``)."""
+        shape = namespace(grad).data(grad).shape
+        if not shape or shape[ctx.axis] == 1 or int(np.prod(shape)) <= 1:
             return grad
-        # the sum of grad from each position to the end: total - running sum + grad
-        total = xp.sum(grad, ctx.axis, True)
-        return total - Cumsum.call(grad, ctx.axis) + grad
+        return Flip.call(Cumsum.call(Flip.call(grad, ctx.axis), ctx.axis), ctx.axis)
+
+
+class Flip(ArrayFunction):
+    """The elements in reverse order along ``axis`` (``FlipBackward0``); here only for the
+    gradient of cumsum. Its gradient is the same flip."""
+
+    node_name = "FlipBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, axis):
+        ctx.axis = axis
+        return np.flip(a, axis).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Flip.call(grad, ctx.axis)
 
 
 class Amax(ArrayFunction):
@@ -130,7 +151,7 @@ class Amax(ArrayFunction):
                 f"{cls._name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        out = cls._pick(a, axis=axes, keepdims=keepdim)
+        out = c_order(cls._pick(a, axis=axes, keepdims=keepdim))
         ctx.save_for_backward(a, out)
         ctx.axes, ctx.keepdim = axes, keepdim
         return out
@@ -174,9 +195,7 @@ class VectorNorm(ArrayFunction):
             )
         axes = reduce_dims(dim, a.ndim)
         wide = np.abs(a.astype(np.float64))  # accumulate in float64, round once
-        if ord == 2:
-            out = np.sqrt((wide * wide).sum(axis=axes, keepdims=keepdim))
-        elif ord == 1:
+        if ord == 1:
             out = wide.sum(axis=axes, keepdims=keepdim)
         elif ord == np.inf:
             out = wide.max(axis=axes, keepdims=keepdim, initial=0.0)
@@ -186,29 +205,46 @@ class VectorNorm(ArrayFunction):
             out = (wide != 0).sum(axis=axes, keepdims=keepdim).astype(np.float64)
         else:
             with np.errstate(divide="ignore"):
-                out = (wide**ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
-        out = out.astype(a.dtype)
+                powers = wide * wide if ord == 2 else wide**ord
+                if int(np.prod([a.shape[i] for i in axes])) > 1:
+                    # PyTorch raises to the power and sums in the input's dtype: a float32
+                    # square of 1e30 is inf there and one of 1e-30 is 0 (one element is |x|)
+                    powers = powers.astype(a.dtype).astype(np.float64)
+                    total = powers.sum(axis=axes, keepdims=keepdim).astype(a.dtype)
+                else:
+                    total = powers.sum(axis=axes, keepdims=keepdim)
+                total = total.astype(np.float64)
+                out = np.sqrt(total) if ord == 2 else total ** (1.0 / ord)
+        out = out.astype(a.dtype, order="C")
         ctx.save_for_backward(a, out)
-        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
+        ctx.ord, ctx.axes, ctx.keepdim, ctx.dim, ctx.ndim = ord, axes, keepdim, dim, a.ndim
         return out
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's norm_backward, op for op (its graph under create_graph is PyTorch's)."""
         a, norm = ctx.saved_tensors
         xp = namespace(grad)
         p = ctx.ord
-        if not ctx.keepdim:
-            norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
-        values, norms = xp.data(a), xp.data(norm)
         if p == 0:
             return None  # PyTorch leaves the gradient undefined: x.grad stays None
+        if not ctx.keepdim and ctx.dim is not None and ctx.ndim:
+            norm, grad = xp.expand_dims(norm, ctx.axes), xp.expand_dims(grad, ctx.axes)
+        values, norms = xp.data(a), xp.data(norm)
         if p == 1:
-            return grad * xp.sign(a)
-        if p in (np.inf, -np.inf):
-            hits = np.abs(values) == norms
-            share = (hits / hits.sum(axis=ctx.axes, keepdims=True)).astype(values.dtype)
-            return grad * xp.sign(a) * share
-        zero = norms == 0
-        safe = xp.where(zero, 1.0, norm) if p == 2 else norm  # no 0/0 where the norm is 0
-        scaled = a / safe if p == 2 else a * xp.abs(a) ** (p - 2) / safe ** (p - 1)
-        return xp.where(zero, 0.0, grad * scaled)
+            return xp.sign(a) * grad
+        if p == 2:
+            return grad * MaskedFill.call(a / norm, norms == 0)
+        if p in (np.inf, -np.inf):  # the largest (smallest) |x| share the gradient evenly
+            dtype = xp.dtype(grad)
+            hits = (np.abs(values) == norms) | np.isnan(values)
+            count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(dtype))
+            return xp.sign(a) * ((grad / count) * xp.constant(hits.astype(dtype)))
+        if p < 1:
+            scaled = xp.sign(a) * MaskedFill.call(xp.abs(a) ** (p - 1), values == 0)
+            return scaled * grad * norm ** (1 - p)
+        if p < 2:
+            scaled = xp.sign(a) * xp.abs(a) ** (p - 1)
+        else:
+            scaled = a * xp.abs(a) ** (p - 2)
+        return scaled * MaskedFill.call(grad / norm ** (p - 1), norms == 0)

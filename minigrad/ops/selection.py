@@ -13,6 +13,8 @@ from ..autograd.function import ArrayFunction
 from ..autograd.multi_function import MultiArrayFunction, zeros_for
 from ..tensor import Tensor, wrap_dim
 from . import indexing as I
+from ._common import LEGACY_NAMES
+from .arithmetic import MaskedFill as ZeroWhere
 from .indexing import Slice  # noqa: F401 - narrow() is SEL.Slice
 from .namespace import namespace
 
@@ -52,7 +54,7 @@ class Gather(ArrayFunction):
                 f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
             )
         ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
-        ctx.save_for_backward(index)  # PyTorch saves it: a second backward raises
+        ctx.save_for_backward(a, index)  # PyTorch's formula reads both: their versions are checked
         if a.ndim == 0:  # a 0-d tensor: every index (0 or -1) reads its one value
             ctx.where = None
             return np.broadcast_to(a, index.shape).copy()
@@ -61,6 +63,7 @@ class Gather(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - a changed in place since: PyTorch's error
         zeros = namespace(grad).zeros(ctx.shape, namespace(grad).dtype(grad))
         return ScatterAdd.call(zeros, grad, ctx.where, ctx.axis, ctx.index)
 
@@ -140,8 +143,7 @@ class MaskedFill(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        xp = namespace(grad)
-        return xp.sum_to_shape(xp.where(ctx.mask, 0.0, grad), ctx.shape)
+        return namespace(grad).sum_to_shape(ZeroWhere.call(grad, ctx.mask), ctx.shape)
 
 
 class MaskedFillTensor(ArrayFunction):
@@ -164,9 +166,48 @@ class MaskedFillTensor(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        """``grad.masked_fill(mask, 0)`` and ``grad.masked_select(mask).sum()``, as PyTorch."""
         xp = namespace(grad)
-        kept = xp.sum_to_shape(xp.where(ctx.mask, 0.0, grad), ctx.shape)
-        return kept, xp.sum(xp.where(ctx.mask, grad, 0.0))
+        kept = xp.sum_to_shape(ZeroWhere.call(grad, ctx.mask), ctx.shape)
+        mask = np.broadcast_to(ctx.mask, xp.data(grad).shape)
+        return kept, xp.sum(MaskedSelect.call(grad, mask))
+
+
+class MaskedSelect(ArrayFunction):
+    """``a[mask]`` as one flat vector (``MaskedSelectBackward0``): the gradient of the value
+    of ``masked_fill``; its own gradient puts ``gg`` back at the selected places."""
+
+    node_name = "MaskedSelectBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, mask):
+        ctx.mask = mask
+        return a[mask]
+
+    @staticmethod
+    def backward(ctx, gg):
+        xp = namespace(gg)
+        return MaskedScatter.call(xp.zeros(ctx.mask.shape, xp.dtype(gg)), gg, ctx.mask)
+
+
+class MaskedScatter(ArrayFunction):
+    """``zeros.masked_scatter_(mask, src)`` (``MaskedScatterBackward0``): the zeros are fresh,
+    a constant; ``src``'s gradient is ``gg`` selected again."""
+
+    node_name = "MaskedScatterBackward0"
+    grad_position = 1
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, zeros, src, mask):
+        ctx.mask = mask
+        zeros[mask] = src
+        return zeros
+
+    @staticmethod
+    def backward(ctx, gg):
+        return None, MaskedSelect.call(gg, ctx.mask)
 
 
 class Repeat(ArrayFunction):
@@ -191,11 +232,23 @@ class Repeat(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's repeat_backward: the new leading dims summed one by one, then each
+        repeated dim split in (copies, size) and the copies summed, in one sum."""
         xp = namespace(grad)
-        padded = (1,) * (len(ctx.sizes) - len(ctx.shape)) + ctx.shape
-        split = tuple(n for pair in zip(ctx.sizes, padded, strict=True) for n in pair)
-        copies = xp.sum(xp.reshape(grad, split), tuple(range(0, len(split), 2)))
-        return xp.reshape(copies, ctx.shape)
+        if 0 in ctx.sizes:
+            return xp.zeros(ctx.shape, xp.dtype(grad))
+        lead = len(ctx.sizes) - len(ctx.shape)
+        for _ in range(lead):
+            grad = xp.sum(grad, 0)
+        split, copies = [], []
+        for repeat, size in zip(ctx.sizes[lead:], ctx.shape, strict=True):
+            if repeat != 1:
+                split.append(repeat)
+                copies.append(len(split) - 1)
+            split.append(size)
+        if not copies:
+            return grad
+        return xp.sum(xp.reshape(grad, tuple(split)), tuple(copies))
 
 
 class Split(MultiArrayFunction):
@@ -239,6 +292,8 @@ class Round(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype == np.bool_:  # integers come back as they are; bools have no kernel
+            raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
         return np.round(a)
 
     @staticmethod
@@ -253,7 +308,9 @@ class RoundDecimals(ArrayFunction):
     @staticmethod
     def forward(ctx, a, decimals):
         if a.dtype.kind != "f":
-            raise RuntimeError("round_cpu not implemented for integer tensors with decimals")
+            raise NotImplementedError(
+                f"\"round_cpu\" not implemented for '{LEGACY_NAMES[a.dtype]}'"
+            )
         scale = np.asarray(10.0**decimals, a.dtype)
         with np.errstate(over="ignore", invalid="ignore"):
             return np.round(a * scale) / scale

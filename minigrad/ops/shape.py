@@ -286,6 +286,14 @@ class Expand(ArrayFunction):
                     f"at non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  "
                     f"Tensor sizes: {list(a.shape)}"
                 )
+        for i in reversed(range(lead)):  # then the new leading dims, last first
+            if sizes[i] == -1:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {i}"
+                )
+        if any(n < 0 for n in target):  # PyTorch's product of sizes wraps around
+            raise RuntimeError("numel: integer multiplication overflow")
         ctx.shape = a.shape
         return np.broadcast_to(a, tuple(target))
 

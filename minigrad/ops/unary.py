@@ -11,12 +11,18 @@ from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, new_tensor
 from ._common import broadcast_shapes
 from ._short_path import edge, node
-from .arithmetic import MulScalar
+from .arithmetic import AddScalar, MulScalar
 from .namespace import namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
 _grad_state = grad_mode.state
 _F32 = np.dtype(np.float32)
+
+# numpy's float32 tanh is off by an ulp for a third of the inputs; PyTorch's is nearly always
+# correctly rounded, as float64 rounded once is. That costs 4x, so it is done for tensors small
+# enough to be printed in full (PyTorch prints up to 1000 elements), where a learner sees the
+# digits; a training batch (makemore's 32 x 200 layer) keeps numpy's speed.
+PRINTED_IN_FULL = 1000
 
 
 class Exp(ArrayFunction):
@@ -153,7 +159,10 @@ class Tanh(ArrayFunction):
     @staticmethod
     def forward(ctx, a):
         a = as_float(a)
-        out = np.tanh(a)
+        if a.dtype is _F32 and a.size <= PRINTED_IN_FULL:  # see PRINTED_IN_FULL
+            out = np.tanh(a.astype(np.float64)).astype(_F32)
+        else:
+            out = np.tanh(a)
         ctx.save_for_backward(out)
         return out
 
@@ -171,6 +180,9 @@ class TanhBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
+        if out.dtype is _F32 and out.size <= PRINTED_IN_FULL:
+            # PyTorch's kernel rounds 1 - out * out once (a fused multiply-add)
+            return grad * (1 - np.square(out, dtype=np.float64)).astype(_F32)
         return grad * (1 - out * out)
 
     @staticmethod
@@ -186,9 +198,13 @@ class Sigmoid(ArrayFunction):
     @staticmethod
     def forward(ctx, a):
         a = as_float(a)
-        # exp of a negative number never overflows: split the two signs
-        e = np.exp(-np.abs(a))
-        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        # PyTorch's 1 / (1 + exp(-x)) in the input's dtype, with exp correctly rounded for
+        # float32 (as PyTorch's nearly is): exp(-x) = inf gives 0, no warning (numpy is quiet)
+        if a.dtype is _F32:
+            e = np.exp(np.negative(a, dtype=np.float64)).astype(_F32)
+        else:
+            e = np.exp(-a)
+        out = np.asarray(np.reciprocal(e + 1))  # an array also for a 0-d input
         ctx.save_for_backward(out)
         return out
 
@@ -206,12 +222,12 @@ class SigmoidBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
-        return grad * (out * (1 - out))
+        return grad * (1 - out) * out  # PyTorch's order (its rounding)
 
     @staticmethod
     def backward(ctx, gg):
-        grad, out = ctx.saved_tensors
-        return SigmoidBackward.call(gg, out), gg * grad * (1 - 2 * out)
+        grad, out = ctx.saved_tensors  # PyTorch's gg * grad * (-2 * out + 1)
+        return SigmoidBackward.call(gg, out), gg * grad * AddScalar.call(MulScalar.call(out, -2), 1)
 
 
 class Logit(ArrayFunction):
@@ -336,6 +352,13 @@ class ThresholdBackward(ArrayFunction):
         return ThresholdBackward.call(gg, out), namespace(gg).zeros_like(out)
 
 
+def _clamp(a, lo, hi):
+    """``min(max(a, lo), hi)`` keeping ``a`` at a tie, as PyTorch (``clamp(-0., max=0)`` is
+    -0.; numpy's clip and maximum keep their second argument)."""
+    out = a if lo is None else np.maximum(lo, a)
+    return out if hi is None else np.minimum(hi, out)
+
+
 class Clamp(ArrayFunction):
     """Clamp to [min, max] (either may be None); the gradient passes inside the range."""
 
@@ -353,7 +376,7 @@ class Clamp(ArrayFunction):
             raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         ctx.bounds = lo, hi
-        return np.clip(a, lo, hi)
+        return _clamp(a, lo, hi)
 
     @staticmethod
     def backward(ctx, grad):
@@ -380,8 +403,7 @@ class ClampTensor(ArrayFunction):
         shapes = [np.shape(v) for v in (a, lo, hi) if v is not None]
         broadcast_shapes(*shapes)  # PyTorch's error when the bounds do not broadcast
         ctx.save_for_backward(a, lo, hi)
-        out = a if lo is None else np.maximum(a, lo)
-        return out if hi is None else np.minimum(out, hi)
+        return _clamp(a, lo, hi)
 
     @staticmethod
     def backward(ctx, grad):

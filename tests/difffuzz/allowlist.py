@@ -29,6 +29,13 @@ ALLOWED: tuple[Allowed, ...] = (
         "PyTorch warns about .T once per process (TORCH_WARN_ONCE), and so does minigrad; the "
         "generator's own PyTorch run uses up PyTorch's one warning, so only minigrad's shows.",
     ),
+    Allowed(
+        r"^missing-warning: torch (None|\('warning', 'UserWarning', 'Using backward\(\) with "
+        r"create_graph=True.*) \| minigrad (None|\('warning', 'UserWarning', 'Using backward)",
+        "backward(create_graph=True) warns once per process in both (TORCH_WARN_ONCE); which "
+        "program shows it first depends on what else ran in the process before (a test, the "
+        "generator), so one side's only warning can fall in a program the other did not warn in.",
+    ),
 )
 
 assert len(ALLOWED) <= 10, "the allow-list is for a few invisible details, not a backlog"

@@ -1,5 +1,6 @@
 """How a program ends: its graph, a backward pass in one of its forms (or a usual mistake),
-then every leaf's ``.grad``.
+then every leaf's ``.grad``. The ``create_graph_*`` endings differentiate a gradient again, so
+that the graphs of gradients, their values and their errors are compared too.
 
 Each entry of ``ENDINGS`` is code over ``{r}`` (the latest result that requires grad),
 ``{leaf}`` (a leaf that requires grad), ``{leaves}`` (all of them) and ``{g}`` (a gradient of
@@ -32,6 +33,36 @@ ENDINGS: dict[str, tuple[str, float]] = {
     "no_grad_result": ("with T.no_grad():\n    _n = {r} * 2\nshow(_n)", 1),
     "accumulate": ("({leaf} * 2).sum().backward()\n({leaf} * 3).sum().backward()", 1),
     "zero_between": ("{rs}.backward(retain_graph=True)\n{leaf}.grad = None\n{rs}.backward()", 1),
+    # gradients of gradients: the graph of a gradient taken with create_graph=True, then a
+    # second (or third) pass through it, and the gradient with respect to grad_outputs
+    "create_graph_grad": (
+        "(_g,) = T.autograd.grad({rs}, {leaf}, create_graph=True)\nshow(_g)\ngraph(_g)\n"
+        "(_h,) = T.autograd.grad((_g * {leaf}).sum(), {leaf})\nshow(_h)",
+        1.5,
+    ),
+    "create_graph_all_leaves": (
+        "_g = T.autograd.grad({rs}, [{leaves}], create_graph=True, allow_unused=True)\n"
+        "show(_g)\n_s = sum((_x * _x).sum() for _x in _g if _x is not None)\nshow(_s)\n"
+        "_s.backward()",
+        1,
+    ),
+    "create_graph_grad_outputs": (
+        "_v = T.ones_like({r}).requires_grad_()\n"
+        "(_g,) = T.autograd.grad({r}, {leaf}, _v, create_graph=True)\nshow(_g)\ngraph(_g)\n"
+        "show(T.autograd.grad(_g.sum(), [_v, {leaf}], allow_unused=True))",
+        1.5,
+    ),
+    "create_graph_backward": (
+        "{rs}.backward(create_graph=True)\nshow({leaf}.grad)\ngraph({leaf}.grad)\n"
+        "_s = ({leaf}.grad * {leaf}).sum()\n{leaf}.grad = None\n_s.backward()",
+        1.5,
+    ),
+    "create_graph_third": (
+        "(_g,) = T.autograd.grad({rs}, {leaf}, create_graph=True)\n"
+        "(_h,) = T.autograd.grad((_g * _g).sum(), {leaf}, create_graph=True, allow_unused=True)\n"
+        "show(_h)\ngraph(_h)",
+        0.7,
+    ),
     # wrong on purpose
     "wrong_nonscalar": ("{r}.backward()", 1),
     "wrong_twice": ("_l = {r}.sum()\n_l.backward()\n_l.backward()", 1),

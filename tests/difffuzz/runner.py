@@ -80,6 +80,8 @@ class Recorder:
                 warnings.simplefilter("ignore")
                 fn = value.grad_fn
             plain = value.detach()
+            if getattr(plain, "_is_zerotensor", bool)():  # PyTorch's unallocated zeros
+                plain = plain.new_zeros(plain.shape)  # (a gradient it knows is 0): read as 0s
             return (
                 "tensor",
                 normalise(repr(value)),

@@ -318,6 +318,13 @@ FUZZ_FINDINGS: dict[str, str] = {
         t = T.tensor([[0, 1], [1, 0]])
         show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
     """,
+    "prod_of_two_zeros_has_a_zero_gradient": """
+        inf = float("inf")
+        for v in ([1.4, -0., 2., -2.8, 0.], [1., -0., 2.], [3., inf, 0., -0.], [0., 0.], [-0.]):
+            a = T.tensor(v, requires_grad=True)
+            a.prod().backward(T.tensor(-1.5))
+            show(a.grad)
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()
@@ -654,5 +661,16 @@ FUZZ_FINDINGS: dict[str, str] = {
         graph(t)
         t.sum().backward()
         show(a.grad)
+    """,
+    # N1: clone() keeps the order of the strides (PyTorch's preserve_format); contiguous() and
+    # reshape copy in C order: the reshape of a transposed clone is not a view
+    "clone_keeps_the_layout": """
+        a = T.arange(12.).reshape(3, 4).permute(1, 0).requires_grad_()
+        for y in (a.clone().zero_().reshape(-1, 3), a.clone().contiguous(), a.contiguous(),
+                  T.clone(a).reshape(-1), T.ones(1, 3).expand(4, 3).clone().view(-1),
+                  a[:, ::2].clone().reshape(-1), a.clone().t().view(-1)):
+            show(y)
+            graph(y)
+        a[:, ::2].clone().view(-1)
     """,
 }

@@ -281,6 +281,8 @@ _OPS = {
     "norm_3": "T.linalg.vector_norm(x, 3, dim=1)",
     "norm_half": "T.linalg.vector_norm(x, 0.5, dim=-1)",
     "var_no_dof": "x.var(correction=12)",
+    "var_of_a_vector": "x[0].var(-1)",
+    "std_of_a_vector": "x[0].std(0)",
     "bce_target": "T.nn.functional.binary_cross_entropy(p.detach(), p, reduction='sum')",
     "bce_weight": "T.nn.functional.binary_cross_entropy(p, (x * 0.1).sigmoid(), weight=b4.abs())",
     "bce_weight_constant": (

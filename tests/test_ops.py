@@ -873,3 +873,12 @@ def test_requires_grad_propagates() -> None:
     assert (a + b).requires_grad and not (b * 2).is_leaf
     with minigrad.no_grad():
         assert not (b * 2).requires_grad
+
+
+def test_argmax_by_dim_of_a_vector_is_a_tensor_that_can_change_in_place():
+    """numpy's argmax along the only axis gives a scalar; minigrad keeps a 0-d array, so
+    the result can be changed in place (``t.sub_(2)``) as in PyTorch (fuzz program 2339)."""
+    b = minigrad.tensor([-1.8, 3.0], requires_grad=True)
+    for i, want in ((b.argmax(0), -1), (b.argmin(0), -2), (b.max(0).indices, -1)):
+        assert type(i._data) is np.ndarray and i.dtype == minigrad.int64
+        assert i.sub_(2).item() == want

@@ -107,7 +107,7 @@ def _argextreme(a, dim, keepdim, largest):
     if a.shape[axis] == 0:
         name = "argmax" if largest else "argmin"
         raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
-    out = (np.argmax if largest else np.argmin)(a, axis=axis)
+    out = np.asarray((np.argmax if largest else np.argmin)(a, axis=axis))  # 1-d: an array too
     return np.expand_dims(out, axis) if keepdim else out
 
 

@@ -318,11 +318,24 @@ class AccumulateGrad(Node):
         if grad._data.shape != data.shape:
             grad = grad.sum_to_size(data.shape)
         old = var._grad
-        if old is None:  # a copy made by copy_ (its _version is 1), as PyTorch's
+        if old is None and not _dense(data):  # an expanded or gappy leaf: PyTorch clones
+            var._grad = grad.clone()
+        elif old is None:  # a copy made by copy_ (its _version is 1), as PyTorch's
             var._grad = new_tensor(np.empty_like(data)).copy_(grad)
         else:
             var._grad = old + grad
         return ()
+
+
+def _dense(a: np.ndarray) -> bool:
+    """PyTorch's is_non_overlapping_and_dense: the elements fill their memory exactly, in
+    some order of the dimensions (not an expanded view, no gaps)."""
+    expected = a.itemsize
+    for stride, size in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if stride != expected:
+            return a.size == 0
+        expected *= size
+    return True
 
 
 def accumulator_of(leaf: Tensor) -> AccumulateGrad:

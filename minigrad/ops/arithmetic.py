@@ -204,7 +204,10 @@ class Div(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad / b, None if a is None else -grad * (a / b / b)
+        if a is None:
+            return grad / b, None
+        a = namespace(grad).wrapped(a, b)  # div(2, x): 2 is a constant input, as in PyTorch
+        return grad / b, -grad * (a / b / b)
 
 
 class DivScalar(ArrayFunction):

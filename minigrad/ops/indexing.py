@@ -269,7 +269,7 @@ def getitem(t: Tensor, index) -> Tensor:
         return _select(t, 0, 0, index)
     if type(index) is Tensor:  # the next most common: rows by an integer tensor, C[X]
         rows, data = index._data, t._data
-        if rows.dtype in _ROW_DTYPES and rows.ndim and data.ndim and data.shape[0]:
+        if rows.dtype in _ROW_DTYPES and rows.ndim and data.ndim and data.size:
             if t._requires_grad and _grad_state.enabled:
                 return Index.apply(t, rows)
             return new_tensor(take_rows(data, rows))  # no graph (X[ix]): the copy, nothing else

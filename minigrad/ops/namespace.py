@@ -137,6 +137,11 @@ class NumpyNamespace:
         return x
 
     @staticmethod
+    def wrapped(x, like):
+        """A Python number used as an operand: itself on arrays."""
+        return x
+
+    @staticmethod
     def zeros(shape: tuple, dtype) -> np.ndarray:
         """Fresh zeros to fill or scatter the gradient into (PyTorch's ``grad.new_zeros``)."""
         return np.zeros(shape, dtype)
@@ -247,6 +252,11 @@ class TensorNamespace:
     @staticmethod
     def constant(x: np.ndarray) -> Tensor:
         return new_tensor(np.asarray(x))
+
+    @staticmethod
+    def wrapped(x, like: Tensor):
+        """A Python number as PyTorch wraps it: a 0-d constant (no edge) of ``like``'s dtype."""
+        return x if isinstance(x, Tensor) else new_tensor(np.asarray(x, like._data.dtype))
 
     @staticmethod
     def zeros(shape: tuple, dtype) -> Tensor:

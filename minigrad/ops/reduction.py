@@ -260,12 +260,12 @@ def var_backward(grad, a, ctx):
         fill = np.where(values == mean, np.nan, np.inf).astype(get_default_dtype().numpy)
         out = grad * xp.constant(fill)
         return out if xp.dtype(out) == values.dtype else xp.astype(out, values.dtype)
-    if ctx.all_dims:
+    if ctx.all_dims or not ctx.shape:
         mean = xp.mean(a, None)
     else:
         mean = xp.mean(a, ctx.axes, True)
-        if not ctx.keepdim:
-            grad = xp.expand_dims(grad, ctx.axes)
+        if not ctx.keepdim and len(ctx.shape) > 1:  # as PyTorch: a 1-d input's 0-d grad
+            grad = xp.expand_dims(grad, ctx.axes)  # broadcasts as it is
     factor = float(np.float64(2.0) / ctx.denominator)  # no degree of freedom left: inf
     return MulScalar.call(grad, factor) * (a - mean)
 

@@ -30,7 +30,7 @@ def parts_used(parts: tuple, picks: list[int]):
     total = 0
     for j, k in enumerate(picks):
         p = parts[k % len(parts)]
-        total = total + (p * (k + 1)) * (p if j == 0 else 1.0)
+        total = total + ((p * (k + 1)) * (p if j == 0 else 1.0)).sum()  # parts differ in shape
     return total
 
 

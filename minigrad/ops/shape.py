@@ -203,15 +203,16 @@ class Transpose(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim0, dim1):
-        if a.ndim == 0:
-            wrap_dim(dim0, 0), wrap_dim(dim1, 0)
-            return a.view()
         ctx.axes = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
+        if a.ndim == 0:
+            return a.view()
         return np.swapaxes(a, *ctx.axes)
 
     @staticmethod
     def backward(ctx, grad):
-        return namespace(grad).swapaxes(grad, *ctx.axes) if grad.ndim else grad
+        if type(grad) is np.ndarray:
+            return np.swapaxes(grad, *ctx.axes) if grad.ndim else grad
+        return grad.transpose(*ctx.axes)  # recorded even on a 0-d gradient, as in PyTorch
 
 
 class T(ArrayFunction):

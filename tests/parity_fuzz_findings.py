@@ -318,6 +318,13 @@ FUZZ_FINDINGS: dict[str, str] = {
         t = T.tensor([[0, 1], [1, 0]])
         show([F.nll_loss(a, t, reduction=r) for r in ("mean", "sum", "none")])
     """,
+    "prod_of_two_zeros_has_a_zero_gradient": """
+        inf = float("inf")
+        for v in ([1.4, -0., 2., -2.8, 0.], [1., -0., 2.], [3., inf, 0., -0.], [0., 0.], [-0.]):
+            a = T.tensor(v, requires_grad=True)
+            a.prod().backward(T.tensor(-1.5))
+            show(a.grad)
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()

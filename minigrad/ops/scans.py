@@ -46,6 +46,10 @@ class Prod(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
+        if type(grad) is np.ndarray and np.count_nonzero(a == 0) > 1:
+            # two zeros: every product of the others has one. PyTorch then (outside create_graph)
+            # returns zeros, not the products (whose -0. and 0 * inf = nan would show)
+            return np.zeros(a.shape, grad.dtype)
         return grad * _product_of_others(a, out, None)
 
 

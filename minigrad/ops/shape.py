@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
+from ..tensor import Tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from .namespace import namespace
 
@@ -210,9 +210,9 @@ class Transpose(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if type(grad) is np.ndarray:
-            return np.swapaxes(grad, *ctx.axes) if grad.ndim else grad
-        return grad.transpose(*ctx.axes)  # recorded even on a 0-d gradient, as in PyTorch
+        if isinstance(grad, Tensor):  # recorded even on a 0-d gradient, as in PyTorch
+            return grad.transpose(*ctx.axes)
+        return np.swapaxes(grad, *ctx.axes) if np.ndim(grad) else grad
 
 
 class T(ArrayFunction):

@@ -117,6 +117,21 @@ class Clone(ArrayFunction):
         return grad
 
 
+class ClonePreserve(Clone):
+    """``x.clone()``: PyTorch's ``preserve_format`` keeps the order of the input's strides (a
+    transposed tensor's copy is transposed too, so a later ``view`` may refuse it), as numpy's
+    ``order="K"``; an expanded one (an element read twice) is copied in C order, as
+    ``contiguous()`` and ``reshape`` copy with ``Clone``."""
+
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        if any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides)):
+            return a.copy()
+        return a.copy(order="K")
+
+
 class ToCopy(ArrayFunction):
     """A copy in another dtype (``.double()``, ``.to(minigrad.float64)``)."""
 

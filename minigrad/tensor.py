@@ -279,9 +279,6 @@ class Tensor:
     def is_contiguous(self) -> bool:
         return self._data.flags.c_contiguous
 
-    def contiguous(self) -> Tensor:
-        return self if self._data.flags.c_contiguous else self.clone()
-
     def equal(self, other: Tensor) -> bool:
         """True if both tensors have the same shape and the same values."""
         if not isinstance(other, Tensor):

@@ -672,4 +672,15 @@ FUZZ_FINDINGS: dict[str, str] = {
         t.sum().backward()
         show(a.grad)
     """,
+    # N1: clone() keeps the order of the strides (PyTorch's preserve_format); contiguous() and
+    # reshape copy in C order: the reshape of a transposed clone is not a view
+    "clone_keeps_the_layout": """
+        a = T.arange(12.).reshape(3, 4).permute(1, 0).requires_grad_()
+        for y in (a.clone().zero_().reshape(-1, 3), a.clone().contiguous(), a.contiguous(),
+                  T.clone(a).reshape(-1), T.ones(1, 3).expand(4, 3).clone().view(-1),
+                  a[:, ::2].clone().reshape(-1), a.clone().t().view(-1)):
+            show(y)
+            graph(y)
+        a[:, ::2].clone().view(-1)
+    """,
 }

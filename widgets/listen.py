@@ -90,6 +90,7 @@ class _Hub:
     def __init__(self) -> None:
         self.subs: list[Subscription] = []
         self.index: dict[Any, list[Subscription]] = {}  # backward node -> who shows it
+        self.nodes = self.index  # the engine may skip on_node for other nodes (graph.py)
         self.handle = None
         self._local = threading.local()
         self.on_node = self._make_on_node()

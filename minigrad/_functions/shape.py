@@ -111,8 +111,15 @@ def expand(input, *sizes):
     return S.Expand.apply(input, _shape_args(sizes))
 
 
-def clone(input):
-    return S.Clone.apply(input)
+def clone(input, *, memory_format=None):
+    """A copy in the graph (CloneBackward0) with the layout of ``input`` (PyTorch's default,
+    ``preserve_format``)."""
+    return S.ClonePreserve.apply(input)
+
+
+def contiguous(input, memory_format=None):
+    """``input`` itself if C-ordered, else a C-ordered copy (CloneBackward0)."""
+    return input if input._data.flags.c_contiguous else S.Clone.apply(input)
 
 
 def to(self, *args, **kwargs):

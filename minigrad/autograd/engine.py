@@ -218,7 +218,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
     watchers = tuple(observers)
     for w in watchers:
         w.on_backward_begin([root])
-    notify = [w.on_node for w in watchers]  # looked up once per pass, called per node
+    # looked up once per pass: (on_node, the nodes it wants or None for all)
+    notify = [(w.on_node, getattr(w, "nodes", None)) for w in watchers]
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         grad = seed
@@ -237,11 +238,10 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 if not retain_graph and node._saved is not None:
                     node._saved = _FREED  # what forward saved is gone: a second pass must fail
             if notify and node._owner is None:  # arrays already: seen as they are
-                seen = grad if type(grad) is not Gradients else _array(grad)
-                outs = outs if type(outs) is tuple else tuple(outs)
-                for on_node in notify:
-                    on_node(node, seen, outs)
-                seen = None
+                for on_node, nodes in notify:
+                    if nodes is None or node in nodes:
+                        outs = outs if type(outs) is tuple else tuple(outs)
+                        on_node(node, grad if type(grad) is not Gradients else _array(grad), outs)
             for fn, g in zip(node._next, outs):
                 if fn is None:
                     continue
@@ -269,8 +269,9 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                         if fn._hooked:
                             grad = fn._run_hooks(grad)
                         fn._run(grad)
-                    for on_node in notify:
-                        on_node(fn, grad, ())
+                    for on_node, nodes in notify:
+                        if nodes is None or fn in nodes:
+                            on_node(fn, grad, ())
                     grad = None
                 leaves.clear()
             if not ready:

@@ -25,6 +25,10 @@ What an observer is given, precisely:
 - Every pass calls every observer, including passes through graphs it does not
   care about: keep ``on_node`` cheap, and never raise from it (an exception
   stops the learner's backward).
+- An observer may have an attribute ``nodes`` (a set or dict, read live): then
+  ``backward()`` may skip ``on_node`` for a node not in it, so a training loop
+  pays one lookup per node, not a call. It is an economy, not a promise: an
+  observer with ``nodes`` ignores the calls for other nodes itself all the same.
 - The arrays belong to the engine: copy what you keep.
 
 ``saved_values(node)`` shows what a node's forward saved for backward, with

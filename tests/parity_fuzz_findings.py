@@ -325,6 +325,16 @@ FUZZ_FINDINGS: dict[str, str] = {
             a.prod().backward(T.tensor(-1.5))
             show(a.grad)
     """,
+    "tensor_to_a_number_power_as_pytorch_rounds_it": """
+        x = T.tensor([1.7, -2.3, 0.31, 3.9, -0.77, 2.2], requires_grad=True)
+        for e in (3, -2, 3.0):
+            y = x ** e
+            show(y.tolist())
+        z = x.abs()
+        for e in (-0.5, 1.5, 2.5, 4):
+            show((z ** e).tolist())
+        show(T.tensor([2, 3]) ** 3, T.tensor([0., -0.]) ** -2, T.tensor([0., -0.]) ** -0.5)
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()

@@ -335,6 +335,13 @@ FUZZ_FINDINGS: dict[str, str] = {
             show((z ** e).tolist())
         show(T.tensor([2, 3]) ** 3, T.tensor([0., -0.]) ** -2, T.tensor([0., -0.]) ** -0.5)
     """,
+    "log_sin_cos_of_float32_rounded_once": """
+        x = T.tensor([0.3214, 1.7, 2.9, 5.5, 0.06, 1e-3, 12., 1e30], requires_grad=True)
+        for y in (x.log(), x.sin(), x.cos()):
+            show(y.tolist(), y.double())
+        (x.log() + x.sin() + x.cos()).backward(T.full((8,), 0.37))
+        show(x.grad.tolist())
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()

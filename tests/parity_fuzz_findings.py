@@ -679,6 +679,18 @@ FUZZ_FINDINGS: dict[str, str] = {
         t.sum().backward()
         show(a.grad)
     """,
+    # single: t[i] = number and fill_(number) check the range as PyTorch's C conversion does
+    "setitem_and_fill_overflow": """
+        for dtype in (T.int8, T.uint8, T.int32, T.int64, T.float16, T.float32, T.bool):
+            for v in (300, 2**40, 2**70, 1e300, -1, -129, -256, float("nan"), 127.9, -128.5):
+                t = T.zeros(2, dtype=dtype)
+                for write in (lambda: t.__setitem__(0, v), lambda: t.fill_(v)):
+                    try:
+                        write()
+                        show(t)
+                    except (RuntimeError, ValueError, OverflowError) as e:
+                        show(type(e).__name__, str(e))
+    """,
     # N1: clone() keeps the order of the strides (PyTorch's preserve_format); contiguous() and
     # reshape copy in C order: the reshape of a transposed clone is not a view
     "clone_keeps_the_layout": """

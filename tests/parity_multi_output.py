@@ -19,6 +19,12 @@ MULTI_OUTPUT: dict[str, str] = {
         graph(y)
         y.sum().backward()
         show(x.grad)
+        show(a.grad_fn(T.ones(2), None, T.ones(2) * 3))
+        show(x.split(2)[0].grad_fn(T.ones(2, 2), T.ones(1, 2)))
+        try:
+            a.grad_fn(T.ones(2))
+        except TypeError as e:
+            show(str(e))
         p, q = x.unbind(1)
         show(q.output_nr, q.grad_fn.name())
         show([t.output_nr for t in x], list(x)[0].grad_fn.name())

@@ -282,6 +282,8 @@ _OPS = {
     "norm_half": "T.linalg.vector_norm(x, 0.5, dim=-1)",
     "var_no_dof": "x.var(correction=12)",
     "var_of_a_vector": "x[0].var(-1)",
+    "transpose_of_a_scalar": "x[0, 0].transpose(0, -1) * x[0, 0]",
+    "div_number_by_tensor": "T.div(2.5, x)",
     "std_of_a_vector": "x[0].std(0)",
     "bce_target": "T.nn.functional.binary_cross_entropy(p.detach(), p, reduction='sum')",
     "bce_weight": "T.nn.functional.binary_cross_entropy(p, (x * 0.1).sigmoid(), weight=b4.abs())",

@@ -34,6 +34,7 @@ class MultiArrayFunction(ArrayFunction):
         cls._Node = type(node.__name__, (MultiOutput, node), {"__module__": node.__module__})
         cls._Node._run = _run
         cls._Node._run_graph = _run_graph
+        cls._Node.__call__ = _call
         cls.apply = classmethod(_apply)  # not ArrayFunction's one-input short path
 
 
@@ -84,6 +85,28 @@ def _run(self: MultiOutput, slots: Gradients) -> tuple:
 
 def _run_graph(self: MultiOutput, slots: Gradients) -> tuple:
     return _array_node_run_graph(self, slots.grads)
+
+
+def _call(self: MultiOutput, *grads: Any) -> Any:
+    """``a.grad_fn(g0, g1, ...)``: one gradient (or None) per output, as PyTorch's nodes take."""
+    n = self._n_outputs
+    if len(grads) != n:
+        raise TypeError(f"expected {n} arguments, got {len(grads)} instead")
+    for i, g in enumerate(grads):
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"argument {i} is not a Variable")
+    if all(g is None for g in grads):
+        outs: tuple = (None,) * len(self._next)
+    else:
+        slots = Gradients(n)
+        slots.grads = list(grads)
+        token = quiet()  # numpy silent here as in the engine
+        try:
+            outs = self._run_graph(slots)
+        finally:
+            loud(token)
+        outs = tuple([None if fn is None else g for fn, g in zip(self._next, outs)])
+    return outs[0] if len(outs) == 1 else outs
 
 
 def zeros_for(grads: list, shapes: list) -> list:

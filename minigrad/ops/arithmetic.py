@@ -344,7 +344,7 @@ class PowScalar(ArrayFunction):
             return a.copy() if exponent else np.ones_like(a)
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        return a**exponent
+        return scalar_power(a, exponent)
 
     @staticmethod
     def backward(ctx, grad):
@@ -352,7 +352,25 @@ class PowScalar(ArrayFunction):
         e = ctx.exponent
         if e == 0:
             return namespace(grad).zeros_like(grad)
-        return grad * MulScalar.call(a ** (e - 1), e)
+        power = scalar_power(a, e - 1) if type(a) is np.ndarray else a ** (e - 1)
+        return grad * MulScalar.call(power, e)
+
+
+def scalar_power(a: np.ndarray, e):
+    """``a ** e`` as PyTorch's pow kernel for a number exponent computes it: ``x * x * x`` for 3,
+    ``1 / (x * x)`` for -2, ``1 / sqrt(x)`` for -0.5, and otherwise for float32 nearly correctly
+    rounded (here float64 rounded once; numpy's float32 pow is off by an ulp one time in ten)."""
+    if a.dtype.kind != "f":
+        return a**e
+    if e == 3:
+        return a * a * a
+    if e == -2:
+        return 1 / (a * a)
+    if e == -0.5:
+        return 1 / np.sqrt(a)
+    if a.dtype == np.float32 and e not in (2, 1, 0, -1, 0.5):
+        return (a.astype(np.float64) ** e).astype(np.float32)
+    return a**e
 
 
 class Pow(ArrayFunction):

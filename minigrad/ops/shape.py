@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
+from ..tensor import Tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from .namespace import namespace
 
@@ -218,15 +218,16 @@ class Transpose(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim0, dim1):
-        if a.ndim == 0:
-            wrap_dim(dim0, 0), wrap_dim(dim1, 0)
-            return a.view()
         ctx.axes = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
+        if a.ndim == 0:
+            return a.view()
         return np.swapaxes(a, *ctx.axes)
 
     @staticmethod
     def backward(ctx, grad):
-        return namespace(grad).swapaxes(grad, *ctx.axes) if grad.ndim else grad
+        if isinstance(grad, Tensor):  # recorded even on a 0-d gradient, as in PyTorch
+            return grad.transpose(*ctx.axes)
+        return np.swapaxes(grad, *ctx.axes) if np.ndim(grad) else grad
 
 
 class T(ArrayFunction):

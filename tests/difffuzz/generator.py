@@ -332,11 +332,26 @@ class Builder:
         self.program.stmts.append(stmt)
 
     def try_statement(self, stmt: Stmt) -> bool:
+        if self.traps(stmt):
+            return False
         try:
             self._exec(stmt.code())
         except Exception:  # noqa: BLE001 - torch refused it
             return False
         return True
+
+    def traps(self, stmt: Stmt) -> bool:
+        """Would torch's integer division crash the process (SIGFPE: the smallest int32/int64
+        divided by -1, e.g. after ``.int()`` of nan)? Such a statement is not tried."""
+        if not any(k in stmt.code() for k in ("//", "%", "div", "remainder")):
+            return False
+        torch = self.torch
+        for name in stmt.refs():
+            v = self.ns.get(name)
+            if self.is_tensor(v) and v.dtype in (torch.int32, torch.int64):
+                if bool((v == torch.iinfo(v.dtype).min).any()):
+                    return True
+        return False
 
     def show(self, name: str) -> None:
         self.program.stmts.append(Stmt("show", ("show(", Ref(name), ")")))

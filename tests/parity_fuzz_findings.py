@@ -335,6 +335,13 @@ FUZZ_FINDINGS: dict[str, str] = {
             show((z ** e).tolist())
         show(T.tensor([2, 3]) ** 3, T.tensor([0., -0.]) ** -2, T.tensor([0., -0.]) ** -0.5)
     """,
+    "log_sin_cos_of_float32_rounded_once": """
+        x = T.tensor([0.3214, 1.7, 2.9, 5.5, 0.06, 1e-3, 12., 1e30], requires_grad=True)
+        for y in (x.log(), x.sin(), x.cos()):
+            show(y.tolist(), y.double())
+        (x.log() + x.sin() + x.cos()).backward(T.full((8,), 0.37))
+        show(x.grad.tolist())
+    """,
     "sigmoid_and_tanh_round_as_pytorch": """
         x = T.tensor([0.3214, -1.7, 2.9, 5.5, -0.06, 1e-3, 12.], requires_grad=True)
         y, z = x.sigmoid(), x.tanh()
@@ -671,6 +678,18 @@ FUZZ_FINDINGS: dict[str, str] = {
         graph(t)
         t.sum().backward()
         show(a.grad)
+    """,
+    # single: t[i] = number and fill_(number) check the range as PyTorch's C conversion does
+    "setitem_and_fill_overflow": """
+        for dtype in (T.int8, T.uint8, T.int32, T.int64, T.float16, T.float32, T.bool):
+            for v in (300, 2**40, 2**70, 1e300, -1, -129, -256, float("nan"), 127.9, -128.5):
+                t = T.zeros(2, dtype=dtype)
+                for write in (lambda: t.__setitem__(0, v), lambda: t.fill_(v)):
+                    try:
+                        write()
+                        show(t)
+                    except (RuntimeError, ValueError, OverflowError) as e:
+                        show(type(e).__name__, str(e))
     """,
     # N1: clone() keeps the order of the strides (PyTorch's preserve_format); contiguous() and
     # reshape copy in C order: the reshape of a transposed clone is not a view

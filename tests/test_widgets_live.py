@@ -97,6 +97,45 @@ def test_a_training_step_does_no_view_work(monkeypatch):
         view.close()
 
 
+def test_a_training_step_calls_the_hub_at_no_node(monkeypatch):
+    """The views' AccumulateGrad nodes are shared with every later step's graph: the hub
+    names only the views' ops to the engine (a per-node call is a tenth of a small step),
+    and a pass that records names their accumulators only until it ends."""
+    model, loss, steps = mlp()
+    views = [GraphView(loss()) for _ in range(30)]
+    hub = widgets.listen._HUB
+    assert not any(isinstance(fn, minigrad.autograd.graph.AccumulateGrad) for fn in hub.nodes)
+    calls = []
+    real = hub.on_node
+    monkeypatch.setattr(hub, "on_node", lambda *args: calls.append(args) or real(*args))
+    steps(20)
+    assert calls == []
+    views.append(GraphView(loss()))
+    named = dict(hub.nodes)
+    views[-1].tensor.backward()  # a pass through a view's graph: recorded, leaves included
+    assert hub.nodes == named  # its accumulators were named for that pass only
+    recorded = [type(fn).__name__ for fn, *_ in views[-1]._pass.events]
+    assert recorded.count("AccumulateGrad") == 4 and len(calls) == len(recorded)
+    for view in views:
+        view.close()
+
+
+def test_a_pass_from_outside_shows_the_accumulations_the_views_ops_fed():
+    """An accumulation only the outside part of a pass reaches is not the view's step
+    (the engine may even run it before any of the view's ops)."""
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    b = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    h = a * 2
+    out = (h + b).sum()
+    view = GraphView(out, names={"a": a, "b": b, "h": h, "out": out})
+    (h.sum() + (b * 10).sum()).backward()  # reaches b only from outside the view's ops
+    recorded = [fn for fn, *_ in view._pass.events]
+    assert a.grad_fn is None and recorded[0] is h.grad_fn
+    kinds = [type(fn).__name__ for fn in recorded]
+    assert kinds == ["MulBackward0", "AccumulateGrad"] and recorded[1].variable is a
+    view.close()
+
+
 def test_no_text_and_no_drawing_per_backward_while_not_displayed(monkeypatch):
     require_program("dot")
     v = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)

@@ -5,15 +5,20 @@ pass (``minigrad.autograd.graph``). With one observer per view, a notebook
 whose cell was re-run thirty times would pay thirty calls per node of every
 training step, and each view would copy and format gradients nobody looks at.
 So the widgets register *one* observer, the ``_Hub``, and only while some view
-listens. Per node it does one dict lookup; the views whose graph a pass goes
-through are told at the end of the pass, with what it recorded.
+listens; the views whose graph a pass goes through are told at the end of the
+pass, with what it recorded.
 
 Which passes a view records: a pass that starts in its graph, or that runs
-one of its graph's backward ops (a bigger graph built on top of it). A pass
-that only reaches its leaves' ``AccumulateGrad`` (the next step of a training
-loop, a new graph from the same parameters) costs the view nothing: the hub
-keeps the engine's arrays of those nodes for the rest of the pass, in case one
-of the view's ops runs later, and forgets them at the end.
+one of its graph's backward ops (a bigger graph built on top of it). The hub
+names the nodes it wants (``nodes``): the views' *ops*, which a training loop
+never runs again (each step builds a new graph). Their leaves'
+``AccumulateGrad`` nodes are shared by every graph of the same parameters, so
+they are named only while a pass records: the next step of a training loop
+costs the hub two calls (begin and end) and the engine one dict lookup per
+node, however many views are open. A pass from outside the graph is recorded
+from the first of the view's ops it runs: those ops, and the accumulations
+they feed (an accumulation that only the outside part of the pass reaches is
+not the view's; it may even run before any of the view's ops).
 
 Nothing here keeps a view alive: a subscription holds its owner weakly and
 ends when the owner is collected (``weakref.finalize``), closed, or hidden
@@ -43,6 +48,10 @@ class Subscription:
         self._owner = weakref.ref(owner)
         self._done, self._failed = done, failed
         self.graph = graph
+        # The backward nodes of its graph: ops (only this graph runs them) and accumulators
+        # (shared by every graph of the same leaves: a training loop's next step runs them).
+        self.ops = [fn for fn in graph.box_of if type(fn) is not AccumulateGrad]
+        self.accumulators = [fn for fn in graph.box_of if type(fn) is AccumulateGrad]
         self.alive = True
         self._finalizer = weakref.finalize(owner, _HUB.remove, self)
 
@@ -69,13 +78,13 @@ class Subscription:
 
 
 class _PassState:
-    """One running pass: who records it, its AccumulateGrad calls so far, problems met."""
+    """One running pass: who records it, the accumulators it named, problems met."""
 
-    __slots__ = ("recording", "ran", "errors")
+    __slots__ = ("recording", "named", "errors")
 
     def __init__(self) -> None:
         self.recording: dict[Subscription, Recorder] = {}
-        self.ran: list[tuple] = []  # for a view whose ops the pass reaches later
+        self.named: list = []  # AccumulateGrad nodes added to the hub's `nodes` for this pass
         self.errors: dict[Subscription, BaseException] = {}
 
 
@@ -90,14 +99,17 @@ class _Hub:
     def __init__(self) -> None:
         self.subs: list[Subscription] = []
         self.index: dict[Any, list[Subscription]] = {}  # backward node -> who shows it
-        self.nodes = self.index  # the engine may skip on_node for other nodes (graph.py)
+        # What the engine calls on_node for (graph.py; it may call it for others too): the
+        # views' ops, and the accumulators of the graphs a running pass records -> how many
+        # reasons it has to be there.
+        self.nodes: dict[Any, int] = {}
         self.handle = None
         self._local = threading.local()
         self.on_node = self._make_on_node()
 
     def _make_on_node(self) -> Callable:
-        """``on_node`` as a closure over the index: the engine calls it for every node of
-        every pass, so it does one dict lookup and returns, with no attribute lookups."""
+        """``on_node`` as a closure over the index: the engine may call it for every node
+        of every pass, so it does one dict lookup and returns, with no attribute lookups."""
         find, local, accumulate = self.index.get, self._local, AccumulateGrad
 
         def on_node(node, grad, outs) -> None:
@@ -108,15 +120,14 @@ class _Hub:
             if not stack:
                 return
             state = stack[-1]
-            if state is None:
-                state = stack[-1] = _PassState()
             if type(node) is accumulate:  # shared by every graph of the same parameters
-                if state.recording:
+                if state is not None and state.recording:
                     for sub, recorder in state.recording.items():
                         if node in sub.graph.box_of:
                             self._guard(state, sub, recorder.node, node, grad, outs)
-                state.ran.append((node, grad, outs))
                 return
+            if state is None:
+                state = stack[-1] = _PassState()
             for sub in list(subs):
                 recorder = state.recording.get(sub)
                 if recorder is None:
@@ -132,6 +143,7 @@ class _Hub:
         self.subs.append(sub)
         for fn in sub.graph.box_of:
             self.index.setdefault(fn, []).append(sub)
+        self._name(sub.ops)
         if self.handle is None:
             self.handle = register_backward_observer(self)
 
@@ -147,34 +159,52 @@ class _Hub:
                 subs.remove(sub)
                 if not subs:
                     del self.index[fn]
+        self._unname(sub.ops)
         if not self.subs and self.handle is not None:
             self.handle.remove()
             self.handle = None
 
-    # -- the engine's calls ----------------------------------------------------------------
+    def _name(self, fns: list) -> None:
+        nodes = self.nodes
+        for fn in fns:
+            nodes[fn] = nodes.get(fn, 0) + 1
 
-    def _passes(self) -> list[_PassState | None]:
-        stack = getattr(self._local, "stack", None)
-        if stack is None:
-            stack = self._local.stack = []
-        return stack
+    def _unname(self, fns: list) -> None:
+        nodes = self.nodes
+        for fn in fns:
+            count = nodes.get(fn, 0) - 1
+            if count > 0:
+                nodes[fn] = count
+            else:
+                nodes.pop(fn, None)
+
+    # -- the engine's calls ----------------------------------------------------------------
 
     def on_backward_begin(self, roots: list) -> None:
         state = None  # made when first needed: most passes never need one
+        index = self.index
         for root in roots:
-            for sub in self.index.get(root, ()):
-                if state is None:
-                    state = _PassState()
-                if sub not in state.recording:
-                    self._start(state, sub, True)
-        self._passes().append(state)
+            subs = index.get(root)
+            if subs:
+                for sub in subs:
+                    if state is None:
+                        state = _PassState()
+                    if sub not in state.recording:
+                        self._start(state, sub, True)
+        try:
+            self._local.stack.append(state)
+        except AttributeError:  # this thread's first pass
+            self._local.stack = [state]
 
     def on_backward_end(self) -> None:
         stack = getattr(self._local, "stack", None)
         if not stack:
             return
         state = stack.pop()
-        if state is None or not (state.recording or state.errors):
+        if state is None:
+            return
+        self._unname(state.named)
+        if not (state.recording or state.errors):
             return
         for sub, recorder in state.recording.items():
             recorded = None
@@ -189,10 +219,12 @@ class _Hub:
 
     def _start(self, state: _PassState, sub: Subscription, complete: bool) -> Recorder | None:
         try:
-            recorder = state.recording[sub] = Recorder(sub.graph, complete, state.ran)
+            recorder = state.recording[sub] = Recorder(sub.graph, complete)
         except Exception as error:
             state.errors.setdefault(sub, error)
             return None
+        self._name(sub.accumulators)  # reported for the rest of the pass
+        state.named += sub.accumulators
         return recorder
 
     def _guard(self, state: _PassState, sub: Subscription, call: Callable, *args: Any) -> None:

@@ -75,23 +75,14 @@ class Recorder:
     """What one backward pass does on ``graph``, as copies: ``node()`` per node that ran,
     then ``finish()`` gives the ``Pass``. One recorder per pass (and thread)."""
 
-    def __init__(self, graph: Graph, complete: bool, ran: list[tuple] = ()) -> None:
+    def __init__(self, graph: Graph, complete: bool) -> None:
         """Begin recording: at the start of a pass (``complete``), or when a pass from
-        outside reaches one of this graph's ops; ``ran`` are the AccumulateGrad calls
-        (node, grad, outs) of this pass so far, the engine's arrays, still unchanged."""
+        outside reaches one of this graph's ops."""
         self.graph = graph
         self.complete = complete
         self.ran_op = False
         self.events: list[tuple] = []
-        box_of = graph.box_of
-        done = {fn for fn, _, _ in ran}
-        self.before = {fn: _leaf_grad(fn.variable) for fn in graph.leaf_box if fn not in done}
-        for fn, grad, _ in ran:
-            if fn in box_of:
-                after = _leaf_grad(fn.variable)
-                adopted = fn.variable.grad is not None and grad is fn.variable.grad.detach().numpy()
-                before = None if adopted or after is None or grad is None else after - grad
-                self.events.append((fn, _copy(grad), (), before, after))
+        self.before = {fn: _leaf_grad(fn.variable) for fn in graph.leaf_box}
 
     def node(self, fn, grad: np.ndarray | None, outs: tuple) -> None:
         if isinstance(fn, AccumulateGrad):
@@ -105,7 +96,11 @@ class Recorder:
         """The pass, if it went through the graph (not only through its leaves)."""
         if not (self.ran_op or self.complete):
             return None
-        return Pass(self.events, self.complete)
+        events = self.events
+        if not self.complete:  # from outside: the accumulations this graph's ops fed
+            fed = {nxt for fn, *_ in events for nxt, _ in fn.next_functions}
+            events = [e for e in events if type(e[0]) is not AccumulateGrad or e[0] in fed]
+        return Pass(events, self.complete)
 
 
 def _captured(before, after, grad) -> bool:

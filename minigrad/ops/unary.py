@@ -12,7 +12,7 @@ from ..tensor import Tensor, new_tensor
 from ._common import broadcast_shapes
 from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
-from .namespace import namespace, sign_of
+from .namespace import NumpyNamespace, namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
 _grad_state = grad_mode.state
@@ -52,7 +52,7 @@ class Log(ArrayFunction):
     def forward(ctx, a):
         a = as_float(a)
         ctx.save_for_backward(a)
-        return np.log(a)
+        return NumpyNamespace.log(a)  # float32 rounded once, as PyTorch
 
     @staticmethod
     def backward(ctx, grad):
@@ -128,7 +128,7 @@ class Sin(ArrayFunction):
     def forward(ctx, a):
         a = as_float(a)
         ctx.save_for_backward(a)
-        return np.sin(a)
+        return NumpyNamespace.sin(a)  # float32 rounded once, as PyTorch
 
     @staticmethod
     def backward(ctx, grad):
@@ -144,7 +144,7 @@ class Cos(ArrayFunction):
     def forward(ctx, a):
         a = as_float(a)
         ctx.save_for_backward(a)
-        return np.cos(a)
+        return NumpyNamespace.cos(a)  # float32 rounded once, as PyTorch
 
     @staticmethod
     def backward(ctx, grad):

@@ -58,10 +58,10 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
                 grad_b = mm(grad.T, a).T if b_cm else mm(a.T, grad)
         return grad_a, grad_b
     t = namespace(grad).t
+    if need_b:  # mat2's first, as PyTorch's MmBackward0 (the order the nodes are recorded in)
+        grad_b = t(t(grad) @ a) if b_cm else t(a) @ grad
     if need_a:
         grad_a = t(b @ t(grad)) if a_cm else grad @ t(b)
-    if need_b:
-        grad_b = t(t(grad) @ a) if b_cm else t(a) @ grad
     return grad_a, grad_b
 
 

@@ -365,7 +365,6 @@ class Bmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        return (  # bmm again (not matmul, which would fold the batch), as PyTorch
-            None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)),
-            None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad),
-        )
+        # bmm again (not matmul, which would fold the batch), mat2's first, as PyTorch
+        grad_b = None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad)
+        return None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)), grad_b

@@ -34,11 +34,13 @@ import numpy as np
 
 from .._quiet import loud, quiet
 from ..tensor import Tensor, new_tensor
+from .accumulate_grad import AccumulateGrad, accumulator_of
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
 from .grad_mode import set_grad_enabled
 from .multi_output import Gradients
-from .node import _FREED, AccumulateGrad, Node, accumulator_of
+from .node import Node
+from .saved_values import _FREED
 from .views import view_history
 
 __all__ = ["backward", "grad", "execution_order", "run_backward", "observers"]

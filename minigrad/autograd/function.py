@@ -34,6 +34,13 @@ from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
+from .accumulate_grad import (
+    AccumulateGrad,
+    accumulator_of,
+    node_of,
+    retain_grad_hook,
+    sum_to_shape,
+)
 from .double_backward import (
     _add_saved_attributes,
     _array_node_run_graph,
@@ -42,18 +49,8 @@ from .double_backward import (
     saved_as_tensors,
 )
 from .multi_output import Gradients, MultiOutput, output_grads, wrap_outputs
-from .node import (
-    _FREED,
-    _SECOND_BACKWARD,
-    AccumulateGrad,
-    BackwardNode,
-    Node,
-    accumulator_of,
-    node_of,
-    retain_grad_hook,
-    sequence,
-    sum_to_shape,
-)
+from .node import Node, sequence
+from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode
 from .views import view_history
 
 __all__ = [

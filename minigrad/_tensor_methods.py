@@ -325,6 +325,7 @@ METHODS: dict[str, Any] = {
     # indexing
     "__getitem__": I.getitem,
     "__setitem__": IP.setitem,
+    "_as_strided_region": lambda self, key: I.AsStridedRegion.apply(self, key),  # CopySlices
     "__iter__": _iter,
     "unbind": unbind,
     "where": lambda self, condition, other: where(condition, self, other),

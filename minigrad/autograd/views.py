@@ -24,8 +24,9 @@ import math
 import numpy as np
 
 from ..tensor import Tensor, new_tensor
+from .accumulate_grad import node_of
 from .multi_output import multi_view_error
-from .node import Node, node_of, sequence
+from .node import Node, sequence
 
 
 def _byte_offsets(array: np.ndarray) -> np.ndarray:

@@ -702,4 +702,22 @@ FUZZ_FINDINGS: dict[str, str] = {
             graph(y)
         a[:, ::2].clone().view(-1)
     """,
+    # G1: a batched matmul checks the batches, then the inner sizes, then the dtypes; with
+    # nothing to compute (a size-0 dim) PyTorch's bmm checks no dtype (the result takes batch2's)
+    "batched_matmul_checks_in_pytorchs_order": """
+        a = T.ones(3, 1, 0, dtype=T.float64, requires_grad=True)
+        for y in (a @ T.ones(6, 0, 2)[::2], T.ones(3, 2, 1) @ T.ones(3, 1, 0, dtype=T.float64),
+                  T.bmm(T.ones(0, 1, 3, dtype=T.float64), T.ones(0, 3, 2))):
+            show(y)
+            graph(y)
+        (a @ T.ones(3, 0, 2)).sum().backward()
+        show(a.grad)
+        for x, w in ((T.ones(3, 2, 2, 1), T.ones(2, 2, 1, 3, dtype=T.int32)),
+                     (T.ones(2, 2, 3), T.ones(2, 2, 1, dtype=T.int32)),
+                     (T.ones(2, 1, 3, dtype=T.float64), T.ones(2, 3, 2))):
+            try:
+                x @ w
+            except RuntimeError as e:
+                show(str(e))
+    """,
 }

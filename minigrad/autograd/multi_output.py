@@ -20,6 +20,7 @@ an ``OutputEdge``: only the node.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -98,16 +99,29 @@ class OutputEdge(Node):
 
 
 def output_edges(node: BackwardNode, n: int) -> tuple[OutputEdge, ...]:
-    """Make ``node`` a node of ``n`` outputs; the edges its output tensors keep."""
+    """Make ``node`` a node of ``n`` outputs; the edges its output tensors keep.
+
+    The node refers to its edges weakly: they refer to it, and a cycle would keep a whole
+    graph alive until the garbage collector runs, instead of freeing it when the last
+    tensor goes (as every single-output graph is).
+    """
+    edges = tuple([OutputEdge(node, k) for k in range(n)])
     node._n_outputs = n
-    node._edges = tuple([OutputEdge(node, k) for k in range(n)])
-    return node._edges
+    node._edges = [weakref.ref(e) for e in edges]
+    return edges
 
 
 def output_node(node: Node, which: int) -> Node:
     """What a saved output (``which`` -1 is output 0, -2 output 1 ...) has as ``_grad_fn``."""
     edges = getattr(node, "_edges", None)  # single-output nodes have none
-    return node if edges is None else edges[-1 - which]
+    if edges is None:
+        return node
+    nr = -1 - which
+    edge = edges[nr]()
+    if edge is None:  # that output and all its uses are gone: a new edge to the same slot
+        edge = OutputEdge(node, nr)
+        edges[nr] = weakref.ref(edge)
+    return edge
 
 
 class MultiOutput:
@@ -116,7 +130,7 @@ class MultiOutput:
     ``set_materialize_grads``."""
 
     _n_outputs = 1
-    _edges: tuple | None = None
+    _edges: list | None = None  # weak references to the OutputEdges (see output_edges)
     _non_differentiable: tuple | None = None
     _materialize = True
     _out_meta: tuple | None = None  # (shape, dtype) per output; None: not a tensor

@@ -187,7 +187,8 @@ class Mul(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return None if b is None else grad * b, None if a is None else grad * a
+        grad_b = None if a is None else grad * a  # other's first, as PyTorch's MulBackward0
+        return None if b is None else grad * b, grad_b
 
 
 class Div(ArrayFunction):
@@ -207,7 +208,8 @@ class Div(ArrayFunction):
         if a is None:
             return grad / b, None
         a = namespace(grad).wrapped(a, b)  # div(2, x): 2 is a constant input, as in PyTorch
-        return grad / b, -grad * (a / b / b)
+        grad_b = -grad * (a / b / b)  # other's first, as PyTorch's DivBackward0
+        return grad / b, grad_b
 
 
 class DivScalar(ArrayFunction):
@@ -391,11 +393,11 @@ class Pow(ArrayFunction):
         a, b, out = ctx.saved_tensors
         xp = namespace(grad)
         av, bv = xp.data(a), xp.data(b)
-        grad_a = grad_b = None
-        if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
-            grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** SubScalar.call(b, 1)))
+        grad_a = grad_b = None  # the exponent's first, as PyTorch's PowBackward1
         if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
             grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(a))
+        if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
+            grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** SubScalar.call(b, 1)))
         return grad_a, grad_b
 
 

@@ -512,4 +512,5 @@ class Where(ArrayFunction):
     def backward(ctx, grad):
         xp = namespace(grad)
         zero = np.zeros((), dtype=xp.dtype(grad))
-        return xp.where(ctx.condition, grad, zero), xp.where(ctx.condition, zero, grad)
+        grad_other = xp.where(ctx.condition, zero, grad)  # other's first, as PyTorch's
+        return xp.where(ctx.condition, grad, zero), grad_other

@@ -58,10 +58,10 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
                 grad_b = mm(grad.T, a).T if b_cm else mm(a.T, grad)
         return grad_a, grad_b
     t = namespace(grad).t
+    if need_b:  # mat2's first, as PyTorch's MmBackward0 (the order the nodes are recorded in)
+        grad_b = t(t(grad) @ a) if b_cm else t(a) @ grad
     if need_a:
         grad_a = t(b @ t(grad)) if a_cm else grad @ t(b)
-    if need_b:
-        grad_b = t(t(grad) @ a) if b_cm else t(a) @ grad
     return grad_a, grad_b
 
 
@@ -317,18 +317,25 @@ def _no_bool(a: np.ndarray, b: np.ndarray, kernel: str) -> None:
 def check_batched(a: np.ndarray, b: np.ndarray) -> None:
     """PyTorch's errors for a batched matmul (bmm after expanding both batches; a matmul that
     folds its batch into one mm or mv is not computed here, see ``minigrad.matmul``)."""
-    if a.dtype != b.dtype:
-        raise RuntimeError(
-            f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
-        )
     a2 = a if a.ndim > 1 else a[None, :]
     b2 = b if b.ndim > 1 else b[:, None]
-    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])  # the batches first, as PyTorch
     if a2.shape[-1] != b2.shape[-2]:
         n = int(np.prod(batch))
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, "
             f"{a2.shape[-1]}] but got: [{n}, {b2.shape[-2]}]."
+        )
+    _check_bmm_dtypes(a2, b2)
+
+
+def _check_bmm_dtypes(a: np.ndarray, b: np.ndarray) -> None:
+    """bmm's kernel reads both in one dtype; with nothing to compute (an empty result or an
+    empty inner dim) it returns before reading, so it checks nothing (PyTorch)."""
+    empty = a.shape[-1] == 0 or a.shape[-2] == 0 or b.shape[-1] == 0 or 0 in a.shape[:-2]
+    if a.dtype != b.dtype and not empty:
+        raise RuntimeError(
+            f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
         )
 
 
@@ -349,19 +356,15 @@ class Bmm(ArrayFunction):
                 f"Expected size for first two dimensions of batch2 tensor to be: "
                 f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
             )
-        if a.dtype != b.dtype:
-            raise RuntimeError(
-                f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
-            )
+        _check_bmm_dtypes(a, b)
         _no_bool(a, b, "bmm")
         ctx.save_for_backward(a, b)
-        return np.matmul(a, b)
+        return np.matmul(a, b).astype(b.dtype, copy=False)  # mixed only when empty: b's dtype
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         xp = namespace(grad)
-        return (  # bmm again (not matmul, which would fold the batch), as PyTorch
-            None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)),
-            None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad),
-        )
+        # bmm again (not matmul, which would fold the batch), mat2's first, as PyTorch
+        grad_b = None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad)
+        return None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)), grad_b

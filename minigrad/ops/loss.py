@@ -124,14 +124,25 @@ class MseLossBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, input, target, reduction):
         ctx.save_for_backward(grad, input, target)
-        ctx.norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
+        ctx.reduction, ctx.size = reduction, input.size
         return mse_grad(grad, input, target, reduction)
 
     @staticmethod
     def backward(ctx, gg):
+        """PyTorch's formulas, in its order: target's, self's (``2 * gg * grad``, / n for
+        "mean"), then grad_output's (this op again, on ``gg``)."""
         grad, input, target = ctx.saved_tensors
-        d = gg * ctx.norm
-        return d * (input - target), d * grad, -(d * grad)
+        need_grad, need_input, need_target = ctx.needs_input_grad
+        r = ctx.reduction
+
+        def double(g):  # mse_loss_double_backward
+            g = MulScalar.call(g, 2)
+            return DivScalar.call(g, ctx.size) if r == "mean" else g
+
+        out_target = -double(gg * grad) if need_target else None
+        out_input = double(gg * grad) if need_input else None
+        out_grad = MseLossBackward.call(gg, input, target, r) if need_grad else None
+        return out_grad, out_input, out_target
 
 
 class NllLoss(ArrayFunction):

@@ -87,7 +87,7 @@ from ._functions.shape import (
     view,
 )
 from ._legacy import legacy_new
-from .autograd.engine import tensor_backward
+from .autograd.backward_api import tensor_backward
 from .autograd.function import accumulator_of, retain_grad_hook
 from .autograd.views import view_history
 from .ops import arithmetic as A
@@ -325,6 +325,7 @@ METHODS: dict[str, Any] = {
     # indexing
     "__getitem__": I.getitem,
     "__setitem__": IP.setitem,
+    "_as_strided_region": lambda self, key: I.AsStridedRegion.apply(self, key),  # CopySlices
     "__iter__": _iter,
     "unbind": unbind,
     "where": lambda self, condition, other: where(condition, self, other),

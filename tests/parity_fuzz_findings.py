@@ -720,4 +720,25 @@ FUZZ_FINDINGS: dict[str, str] = {
             except RuntimeError as e:
                 show(str(e))
     """,
+    # G1: under create_graph, CopySlices reads the region with as_strided and clones it for the
+    # op's backward, then copies the result back (PyTorch's steps); index_put's gradient is an
+    # out-of-place index_put (IndexPutBackward0)
+    "setitem_gradients_under_create_graph": """
+        a = T.tensor(1.41, requires_grad=True)
+        t = a * 1
+        t[T.tensor(True)] = -1
+        v = T.ones_like(t).requires_grad_()
+        (g,) = T.autograd.grad(t, a, v, create_graph=True)
+        show(g)
+        graph(g)
+        x = T.tensor([1., 2., 3.], requires_grad=True)
+        y = x * x
+        y[[0, 2]] = x[1] * 2
+        y[1] = x[0] ** 3
+        (h,) = T.autograd.grad(y, x, T.ones(3, requires_grad=True), create_graph=True)
+        show(h)
+        graph(h)
+        h.sum().backward()
+        show(x.grad)
+    """,
 }

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import minigrad as mg
+from minigrad.autograd.accumulate_grad import sum_to_shape
 from minigrad.autograd.function import ArrayFunction
-from minigrad.autograd.node import sum_to_shape
 from minigrad.ops import linalg as L
 from minigrad.ops import loss as LO
 from minigrad.ops import shape as S

@@ -7,7 +7,7 @@ from .anomaly_mode import (
     is_anomaly_enabled,
     set_detect_anomaly,
 )
-from .engine import backward, grad
+from .backward_api import backward, grad
 from .function import Function
 from .grad_mode import (
     enable_grad,

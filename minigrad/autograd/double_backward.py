@@ -23,17 +23,10 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..tensor import Tensor, new_tensor
 from . import grad_mode
+from .accumulate_grad import AccumulateGrad, node_of
 from .multi_output import output_node
-from .node import (
-    _FREED,
-    _SECOND_BACKWARD,
-    AccumulateGrad,
-    BackwardNode,
-    Node,
-    _modified_message,
-    node_of,
-    sequence,
-)
+from .node import Node, sequence
+from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, _modified_message
 
 __all__ = ["saved_as_tensors", "once_differentiable", "Error"]
 

@@ -20,7 +20,8 @@ Two kinds:
   ``backward`` receive and return the numpy arrays inside the tensors (the
   eggs), which saves wrapping every intermediate value in a Tensor.
 
-Under ``create_graph=True`` the same nodes run on Tensors: ``double_backward.py``.
+How a built-in op's ``apply`` runs (the engine's hot path) is in ``array_apply.py``;
+under ``create_graph=True`` the same nodes run on Tensors: ``double_backward.py``.
 """
 
 from __future__ import annotations
@@ -29,11 +30,22 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
-from .._quiet import loud, quiet
-from .._shapes import broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
+from .accumulate_grad import (
+    AccumulateGrad,
+    accumulator_of,
+    node_of,
+    retain_grad_hook,
+    sum_to_shape,
+)
+from .array_apply import (
+    _DISCARD,
+    _apply_arrays,
+    _apply_binary,
+    _apply_unary,
+    _array_node_run,
+)
 from .double_backward import (
     _add_saved_attributes,
     _array_node_run_graph,
@@ -42,18 +54,8 @@ from .double_backward import (
     saved_as_tensors,
 )
 from .multi_output import Gradients, MultiOutput, output_grads, wrap_outputs
-from .node import (
-    _FREED,
-    _SECOND_BACKWARD,
-    AccumulateGrad,
-    BackwardNode,
-    Node,
-    accumulator_of,
-    node_of,
-    retain_grad_hook,
-    sequence,
-    sum_to_shape,
-)
+from .node import Node, sequence
+from .saved_values import BackwardNode
 from .views import view_history
 
 __all__ = [
@@ -69,9 +71,6 @@ __all__ = [
 
 _grad_state = grad_mode.state
 _anomaly = anomaly_mode.state
-_F64 = np.dtype(np.float64)
-_ndarray = np.ndarray
-_NUMBERS = frozenset((float, int, bool))
 
 
 class Function:
@@ -256,7 +255,7 @@ class ArrayFunction(Function):
 
     ``apply`` is the hot path of the whole engine: every operation a learner
     writes goes through it, so it is written for speed (one- and two-input ops
-    get their own short paths) rather than brevity.
+    get their own short paths) rather than brevity, in ``array_apply.py``.
     """
 
     _array = True  # its nodes have one output (multi_output.MultiArrayFunction: several)
@@ -296,235 +295,4 @@ class ArrayFunction(Function):
             return cls.apply(*args)
         return cls.forward(_DISCARD, *args)
 
-    @classmethod
-    def apply(cls, *args: Any) -> Tensor:
-        n_params = cls.n_params
-        inputs = args[: len(args) - n_params] if n_params else args
-        values = []
-        nexts = []  # where each input's gradient goes (used only if the graph is recorded)
-        requires = False
-        for x in inputs:
-            if isinstance(x, Tensor):
-                values.append(x._data)
-                if x._requires_grad:
-                    requires = True
-                    fn = x._grad_fn if x._base is None else view_history(x)
-                    nexts.append(fn if fn is not None else x._accumulator or accumulator_of(x))
-                    continue
-            else:
-                values.append(x)
-            nexts.append(None)
-        if cls.promotes:
-            values[0], values[1] = promote_pair(values[0], values[1])
-        ctx = cls._Node()
-        token = quiet()  # no numpy warnings for inf and nan (minigrad/_quiet.py)
-        try:
-            if n_params:
-                out = cls.forward(ctx, *values, *args[len(inputs) :])
-            else:
-                out = cls.forward(ctx, *values)
-            if type(out) is not _ndarray:
-                out = _as_array(ctx, out)
-            if out.dtype is _F64 and cls.default_float:
-                out = _keep_default_float(out, inputs)
-        finally:
-            loud(token)
-        requires = requires and _grad_state.enabled
-        result = new_tensor(out, ctx if requires else None, requires)
-        if cls.is_view:
-            base = args[0]
-            result._vc = base._vc
-            result._base = base if base._base is None else base._base
-            result._view_version = base._vc[0]
-        if requires:
-            ctx._next = tuple(nexts)
-            ctx._seq = next(sequence)
-            if _anomaly.enabled:
-                anomaly_mode.remember_forward(ctx)
-            if ctx._saved is not None:
-                ctx._record_versions(inputs, values, result)
-            if cls.broadcasts:
-                ctx._shapes = tuple([v.shape if type(v) is _ndarray else None for v in values])
-        return result
-
-
-def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
-    """``apply`` for ops of one tensor (exp, sum, mean, views such as t() ...)."""
-    ctx = cls._Node()
-    try:
-        data = a._data
-    except AttributeError:
-        raise TypeError(
-            f"{cls.__name__.lower()}(): argument 'input' (position 1) must be "
-            f"Tensor, not {type(a).__name__}"
-        ) from None
-    if cls.is_view:  # a view computes nothing: numpy has nothing to warn about
-        out = cls.forward(ctx, data, *params)
-        if type(out) is not _ndarray:  # x[0] of a vector: numpy gives a scalar
-            out = _as_array(ctx, out)
-    else:
-        token = quiet()
-        try:
-            out = cls.forward(ctx, data, *params)
-            if type(out) is not _ndarray:
-                out = _as_array(ctx, out)
-            if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
-                out = out.astype(get_default_dtype().numpy)
-        finally:
-            loud(token)
-    requires = a._requires_grad and _grad_state.enabled
-    result = new_tensor(out, ctx if requires else None, requires)
-    if cls.is_view:  # same memory as ``a``: same version counter
-        result._vc = a._vc
-        result._base = a if a._base is None else a._base
-        result._view_version = a._vc[0]
-    if not requires:
-        return result
-    fn = a._grad_fn if a._base is None else view_history(a)
-    ctx._next = (fn if fn is not None else a._accumulator or accumulator_of(a),)
-    ctx._seq = next(sequence)
-    if _anomaly.enabled:
-        anomaly_mode.remember_forward(ctx)
-    saved = ctx._saved
-    if saved is not None:
-        if len(saved) == 1 and saved[0] is out and out is not data:  # the result (relu, exp)
-            vc = result._vc
-            ctx._saved_checks = (vc, vc[0], -1)
-        else:
-            ctx._record_versions((a,), (data,), result)
-    return result
-
-
-def _apply_binary(cls, a: Any, b: Any) -> Tensor:
-    """``apply`` for broadcasting ops of two inputs (+ - * / ...), either may be a number."""
-    ctx = cls._Node()
-    if isinstance(a, Tensor):
-        ad, ar = a._data, a._requires_grad
-    else:
-        ad, ar = a, False
-    if isinstance(b, Tensor):
-        bd, br = b._data, b._requires_grad
-    else:
-        bd, br = b, False
-    if (  # promote_pair, inlined: this is the hot path of every + - * /
-        type(ad) is _ndarray
-        and type(bd) is _ndarray
-        and ad.dtype is not bd.dtype
-        and (ad.ndim == 0) is not (bd.ndim == 0)
-    ):
-        ad, bd = promote_zero_dim(ad, bd)
-    token = quiet()
-    try:
-        out = cls.forward(ctx, ad, bd)
-        if type(out) is not _ndarray:
-            out = _as_array(ctx, out)
-        if out.dtype is _F64:
-            out = _keep_default_float(out, (a, b))
-    except ValueError:
-        broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
-        raise  # they do: another problem, reported as numpy said it
-    finally:
-        loud(token)
-    if not ((ar or br) and _grad_state.enabled):
-        return new_tensor(out)
-    result = new_tensor(out, ctx, True)
-    if ar:
-        fn = a._grad_fn if a._base is None else view_history(a)
-        fa = fn if fn is not None else a._accumulator or accumulator_of(a)
-    else:
-        fa = None
-    if br:
-        fn = b._grad_fn if b._base is None else view_history(b)
-        fb = fn if fn is not None else b._accumulator or accumulator_of(b)
-    else:
-        fb = None
-    ctx._next = (fa, fb)
-    ctx._seq = next(sequence)
-    if _anomaly.enabled:
-        anomaly_mode.remember_forward(ctx)
-    saved = ctx._saved
-    if saved is not None:
-        va = a._vc if ar else None
-        vb = b._vc if br else None
-        if (  # both inputs saved as they came (x * y): _record_versions' answer, directly
-            type(va) is list
-            and type(vb) is list
-            and len(saved) == 2
-            and saved[0] is ad
-            and saved[1] is bd
-            and out is not ad
-            and out is not bd
-        ):
-            ctx._saved_checks = (va, va[0], 0, vb, vb[0], 1)
-        else:
-            ctx._record_versions((a, b), (ad, bd), result)
-    if ar and br and ad.shape == bd.shape:  # the same shape: nothing was broadcast
-        return result
-    if type(bd) in _NUMBERS or type(ad) in _NUMBERS:  # x * 2.0: the tensor's shape
-        return result
-    shape = out.shape
-    sa = ad.shape if ar and ad.shape != shape else None
-    sb = bd.shape if br and bd.shape != shape else None
-    if sa is not None or sb is not None:
-        ctx._shapes = (sa, sb)
-    return result
-
-
-def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
-    """Run an ArrayFunction's backward and sum gradients back to broadcast inputs."""
-    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
-    if self._saved is _FREED and _kept_any(self):  # also what a formula reads from ctx is gone
-        raise RuntimeError(_SECOND_BACKWARD)
-    grads = self._backward(self, grad)
-    if type(grads) is not tuple:
-        grads = (grads,)
-    shapes = self._shapes
-    if shapes is not None:
-        grads = tuple(
-            [
-                g if g is None or s is None or g.shape == s else sum_to_shape(g, s)
-                for g, s in zip(grads, shapes)
-            ]
-        )
-    return grads
-
-
-def _kept_any(node: BackwardNode) -> bool:
-    """Whether forward kept a value (PyTorch raises on a second backward exactly then);
-    a version of -1 marks one not kept (``saved_when``)."""
-    return any([version != -1 for version in node._saved_checks[1::3]])
-
-
-class _Discard:
-    """The ``ctx`` of an op run by ``call`` on arrays: nothing is recorded.
-
-    One instance serves every call (the fast path makes no object): a forward may set
-    settings on it (``ctx.axis``); nothing reads them back.
-    """
-
-    def save_for_backward(self, *values: Any) -> None:
-        pass
-
-
-_DISCARD = _Discard()
-
-
-def _keep_default_float(out: np.ndarray, inputs: tuple) -> np.ndarray:
-    """numpy makes float64 from integers and Python floats; PyTorch makes float32."""
-    for x in inputs:
-        if isinstance(x, Tensor) and x._data.dtype is _F64:
-            return out
-    return out.astype(get_default_dtype().numpy)
-
-
-def _as_array(ctx: BackwardNode, out: Any) -> np.ndarray:
-    """numpy gives a scalar for a 0-d result: make it an array, also where forward saved it.
-
-    The saved value must stay the output itself (``is``), so that its version is watched
-    and, under ``create_graph``, it is tied to this node.
-    """
-    array = np.asarray(out)
-    saved = ctx._saved
-    if saved is not None:
-        ctx._saved = tuple([array if s is out else s for s in saved])
-    return array
+    apply = classmethod(_apply_arrays)  # array_apply.py, with the short paths

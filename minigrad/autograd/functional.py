@@ -23,7 +23,7 @@ import numpy as np
 
 from .._functions.joining import stack
 from ..tensor import Tensor, new_tensor
-from .engine import grad as autograd_grad
+from .backward_api import grad as autograd_grad
 from .grad_mode import enable_grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..tensor import Tensor, new_tensor
-from .engine import grad as autograd_grad
+from .backward_api import grad as autograd_grad
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 

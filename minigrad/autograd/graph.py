@@ -47,9 +47,11 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from ..tensor import Tensor
+from .accumulate_grad import AccumulateGrad, accumulator_of
 from .engine import execution_order as _schedule
 from .engine import observers
-from .node import _FREED, AccumulateGrad, Node, accumulator_of
+from .node import Node
+from .saved_values import _FREED
 
 __all__ = [
     "BackwardObserver",

@@ -17,9 +17,10 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
+from .accumulate_grad import accumulator_of
 from .function import ArrayFunction, _array_node_run, _array_node_run_graph
 from .multi_output import Gradients, MultiOutput, output_edges
-from .node import accumulator_of, sequence
+from .node import sequence
 from .views import view_history
 
 __all__ = ["MultiArrayFunction", "zeros_for"]

@@ -28,7 +28,8 @@ import numpy as np
 
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode
-from .node import BackwardNode, Node, RemovableHandle, _grad_outputs, sequence
+from .node import Node, RemovableHandle, _grad_outputs, sequence
+from .saved_values import BackwardNode
 
 __all__ = [
     "OutputEdge",

@@ -24,8 +24,9 @@ import math
 import numpy as np
 
 from ..tensor import Tensor, new_tensor
+from .accumulate_grad import node_of
 from .multi_output import multi_view_error
-from .node import Node, node_of, sequence
+from .node import Node, sequence
 
 
 def _byte_offsets(array: np.ndarray) -> np.ndarray:
@@ -117,10 +118,16 @@ class CopySlices(Node):
         return (result, *grads[1:])
 
     def _run_graph(self, grad: Tensor) -> tuple:
+        """PyTorch's steps: ``result = grad`` copied (CopyBackwards), the region read from it
+        with ``as_strided`` and cloned for the op's backward, its gradient copied back into
+        the region (CopySlices again)."""
         result = new_tensor(np.empty(grad._data.shape, grad._data.dtype)).copy_(grad)
-        flat = result.view(-1)  # CopyBackwards, then writes through a view, as PyTorch
-        grads = self.fn._run_graph(flat[self.key])
-        flat[self.key] = 0 if grads[0] is None else grads[0]
+        region = result._as_strided_region(self.key)
+        grads = self.fn._run_graph(region.clone())
+        if grads[0] is None:
+            region.zero_()
+        else:
+            region.copy_(grads[0])
         return (result, *grads[1:])
 
 

@@ -12,7 +12,9 @@ same edges, saved values and versions (``tests/test_nn_fast_paths.py`` and
 from __future__ import annotations
 
 from ..autograd import anomaly_mode
-from ..autograd.node import BackwardNode, Node, accumulator_of, sequence
+from ..autograd.accumulate_grad import accumulator_of
+from ..autograd.node import Node, sequence
+from ..autograd.saved_values import BackwardNode
 from ..autograd.views import view_history
 from ..tensor import Tensor
 

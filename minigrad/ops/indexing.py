@@ -179,6 +179,48 @@ class IndexPutBackward(ArrayFunction):
         return None, gg[ctx.key]
 
 
+class AsStridedRegion(ArrayFunction):
+    """The region ``key`` (flat indices) of a C-ordered tensor as a strided view of it:
+    PyTorch's ``as_strided``, which CopySlices uses under ``create_graph`` to read the region
+    of the gradient its op differentiates. Backward puts the gradient back at ``key``."""
+
+    node_name = "AsStridedBackward0"
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, key):
+        ctx.shape, ctx.key = a.shape, key
+        offset, strides = strided_form(key)
+        flat = a.reshape(-1)  # a view: ``a`` is C-ordered
+        return np.lib.stride_tricks.as_strided(
+            flat[offset:], key.shape, tuple(s * a.itemsize for s in strides)
+        )
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        zeros = np.zeros(math.prod(ctx.shape), dtype=xp.dtype(grad))
+        return xp.reshape(IndexPutBackward.call(zeros, grad, ctx.key), ctx.shape)
+
+
+def strided_form(key: np.ndarray) -> tuple[int, tuple[int, ...]]:
+    """``key`` (flat indices, one per element of a view) as an offset and strides, in
+    elements; ValueError if no strides give it."""
+    offset = int(key.flat[0]) if key.size else 0
+    strides = []
+    for d, n in enumerate(key.shape):
+        step = (0,) * d + (1,) + (0,) * (key.ndim - d - 1)
+        strides.append(int(key[step]) - offset if n > 1 else 0)
+    grid = offset + sum(
+        np.arange(n).reshape((-1,) + (1,) * (key.ndim - d - 1)) * s
+        for d, (n, s) in enumerate(zip(key.shape, strides))
+    )
+    if key.size and not np.array_equal(np.broadcast_to(grid, key.shape), key):
+        raise ValueError("not a strided region")
+    return offset, tuple(strides)
+
+
 def _add_rows(zeros: np.ndarray, grad: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``np.add.at(zeros, rows, grad)`` through one flat index per element.
 
@@ -419,10 +461,9 @@ class IndexPut(ArrayFunction):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
-        grad_a = namespace(grad).copy(grad)
-        grad_a[ctx.key] = 0
-        return grad_a, grad[ctx.key]
+    def backward(ctx, grad):  # grad.index_put(key, 0) out of place (IndexPutBackward0), as PyTorch
+        zero = np.zeros((), dtype=namespace(grad).dtype(grad))
+        return IndexPut.call(grad, zero, ctx.key), grad[ctx.key]
 
 
 def drop_leading_ones(value, ndim: int):

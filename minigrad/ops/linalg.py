@@ -6,8 +6,8 @@ import numpy as np
 
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
+from ..autograd.accumulate_grad import sum_to_shape
 from ..autograd.function import ArrayFunction
-from ..autograd.node import sum_to_shape
 from ..tensor import new_tensor
 from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes, check_expand
 from ._short_path import NOT_KEPT, edge, node

@@ -14,7 +14,7 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..autograd.node import _FREED, _SECOND_BACKWARD
+from ..autograd.saved_values import _FREED, _SECOND_BACKWARD
 from ..tensor import new_tensor
 from ._common import positions
 from ._short_path import edge, node

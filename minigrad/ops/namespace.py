@@ -46,7 +46,7 @@ from operator import attrgetter
 import numpy as np
 
 from .._dtypes import from_numpy_dtype
-from ..autograd.node import sum_to_shape
+from ..autograd.accumulate_grad import sum_to_shape
 from ..tensor import Tensor, new_tensor
 
 __all__ = ["namespace", "NumpyNamespace", "TensorNamespace"]

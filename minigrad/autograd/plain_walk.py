@@ -1,0 +1,125 @@
+"""The walk of the everyday ``loss.backward()``: one root, arrays, no anomaly mode.
+
+The same walk as ``engine._run``, in the same order, without the tests for what is
+not there (anomaly mode, ``autograd.grad``'s capture, ``create_graph``, several
+roots), and a leaf's ``AccumulateGrad`` run as soon as it is ready without a turn
+through the heap: a small model's backward is mostly per-node cost.
+``tests/test_engine_walks.py`` checks that the two walks agree.
+"""
+
+from __future__ import annotations
+
+from heapq import heappop, heappush
+
+import numpy as np
+
+from .._quiet import loud, quiet
+from .accumulate_grad import AccumulateGrad
+from .engine import _array, observers
+from .multi_output import Gradients
+from .node import Node
+from .saved_values import _FREED
+
+
+def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
+    """``_run`` for the everyday ``loss.backward()``: one root, arrays, no anomaly mode.
+
+    The same walk in the same order, without the tests for what is not there (anomaly
+    mode, ``autograd.grad``'s capture, ``create_graph``, several roots): a small model's
+    backward is mostly per-node cost, and every node would pay for each test. Observers
+    (an open graph view) are served here too, so that watching costs only the watcher.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
+    deps: dict[Node, int] = {}  # _count_dependencies for one root, which nothing reaches
+    stack = [root]
+    while stack:
+        for fn in stack.pop()._next:
+            if fn is not None:
+                if fn in deps:
+                    deps[fn] += 1
+                else:
+                    deps[fn] = 1
+                    stack.append(fn)
+    buffers: dict[Node, np.ndarray] = {}
+    ready = [(0, root)]
+    leaves: list[AccumulateGrad] = []  # ready AccumulateGrads: they run at once, off the heap
+    watchers = tuple(observers)
+    for w in watchers:
+        w.on_backward_begin([root])
+    # looked up once per pass: (on_node, the nodes it wants or None for all); an observer
+    # that wants none of this pass's nodes now is left out (a training step under an open
+    # view): one set operation instead of a lookup per node
+    notify = []
+    for w in watchers:
+        nodes = getattr(w, "nodes", None)
+        if nodes is None or root in nodes or not _disjoint(nodes, deps):
+            notify.append((w.on_node, nodes))
+    token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
+    try:
+        grad = seed
+        while True:
+            node = heappop(ready)[1]
+            if node is not root:
+                grad = buffers.pop(node, None)
+            if grad is None:
+                if node._hooked:
+                    node._hooks_on_none()
+                outs = (None,) * len(node._next)
+            else:
+                if node._hooked:
+                    grad = node._run_hooks(grad)
+                outs = node._run(grad)
+                if not retain_graph and node._saved is not None:
+                    node._saved = _FREED  # what forward saved is gone: a second pass must fail
+            if notify and node._owner is None:  # arrays already: seen as they are
+                for on_node, nodes in notify:
+                    if nodes is None or node in nodes:
+                        outs = outs if type(outs) is tuple else tuple(outs)
+                        on_node(node, grad if type(grad) is not Gradients else _array(grad), outs)
+            for fn, g in zip(node._next, outs):
+                if fn is None:
+                    continue
+                if g is not None:
+                    old = buffers.get(fn)
+                    buffers[fn] = g if old is None else old + g
+                count = deps[fn] - 1
+                if count:
+                    deps[fn] = count
+                elif type(fn) is AccumulateGrad:
+                    leaves.append(fn)
+                else:
+                    heappush(ready, (-fn._seq, fn))
+            # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
+            grad = outs = g = None
+            if leaves:  # what the heap would pop next: these, newest first (their priority)
+                if len(leaves) > 1:
+                    leaves.sort(key=_seq_of, reverse=True)
+                for fn in leaves:
+                    grad = buffers.pop(fn, None)
+                    if grad is None:
+                        if fn._hooked:
+                            fn._hooks_on_none()
+                    else:
+                        if fn._hooked:
+                            grad = fn._run_hooks(grad)
+                        fn._run(grad)
+                    for on_node, nodes in notify:
+                        if nodes is None or fn in nodes:
+                            on_node(fn, grad, ())
+                    grad = None
+                leaves.clear()
+            if not ready:
+                break
+    finally:
+        loud(token)
+        for w in watchers:
+            w.on_backward_end()
+
+
+def _disjoint(nodes, deps: dict) -> bool:
+    """No node below the root (``deps``) is named: a set operation over the smaller side."""
+    return deps.keys().isdisjoint(nodes.keys() if isinstance(nodes, dict) else nodes)
+
+
+def _seq_of(node: Node) -> int:
+    return node._seq

@@ -511,7 +511,7 @@ class SmoothL1LossBackward(ArrayFunction):
             d = xp.zeros(values.shape, xp.dtype(gg))
         else:
             inside = np.abs(values - xp.data(target)) < beta
-            d = gg * grad * xp.constant(inside.astype(xp.dtype(gg))) / beta
+            d = DivScalar.call(gg * grad * xp.constant(inside.astype(xp.dtype(gg))), beta)
             d = DivScalar.call(d, values.size) if r == "mean" else d
         return out_grad, d, -d if need_target else None
 

@@ -19,6 +19,7 @@ import numpy as np
 import minigrad
 from minigrad import Tensor
 
+from . import frames
 from .fmt import short
 from .graph import check_tensor
 
@@ -136,7 +137,9 @@ class LossPlot:
     seconds and never for more than about a tenth of the loop's time: after a
     redraw that took ``c`` seconds, the next waits at least ``20 * c``. Frames
     during the loop are a light SVG sketch with the readout (about a
-    millisecond each); the end shows the matplotlib figure. Elsewhere
+    millisecond each); the end shows the matplotlib figure, drawn at ``finish()``
+    or when the cell ends (the ``total``-th update only asks for it: tens of
+    milliseconds of matplotlib are not the loop's to pay). Elsewhere
     (a script, a test; or ``live=False``) ``update`` only records a number and
     ``finish()`` draws once. Also a context manager: ``with LossPlot(total=200) as plot:``.
     """
@@ -159,6 +162,7 @@ class LossPlot:
         self._start = time.perf_counter()
         self._next_draw = self._start + every  # the first frame after `every` seconds
         self._drawn = -1  # how many losses the figure shows
+        self._final = False  # whether what is shown is the final figure (not a sketch)
         self._display = _notebook_display()  # where frames go (PNG bytes); None: nowhere
         plt = _pyplot()
         self.figure, self.ax = plt.subplots(figsize=(6.4, 3.6))
@@ -190,19 +194,30 @@ class LossPlot:
         self.losses.append(float(loss.item() if isinstance(loss, Tensor) else loss))
         if not self.live:
             return
+        if self.total and len(self.losses) == self.total:
+            # The last step: the final figure (matplotlib, tens of ms) when the cell ends
+            # or at finish(), whichever comes first, never inside the loop.
+            frames.at_cell_end(self)
+            return
         now = time.perf_counter()
-        last = bool(self.total) and len(self.losses) == self.total
-        if now >= self._next_draw or last:
-            self._draw(final=last)
+        if now >= self._next_draw:
+            self._draw()
             # Count from the end of the draw: a slow redraw must not make every update redraw.
             end = time.perf_counter()
             self._next_draw = end + max(self.every, self.COST_FACTOR * (end - now))
 
     def finish(self):
         """Draw the final curve (unless it is already on screen) and return the figure."""
-        if self._drawn != len(self.losses):
-            self._draw(final=True)
+        self.flush()
         return self.figure
+
+    def flush(self) -> bool:
+        """Draw the final figure if the curve changed since it was drawn; True if it drew."""
+        frames._due.discard(self)
+        if self._drawn == len(self.losses) and self._final:
+            return False
+        self._draw(final=True)
+        return True
 
     def __enter__(self) -> LossPlot:
         return self
@@ -213,7 +228,7 @@ class LossPlot:
     def _draw(self, final: bool = False) -> None:
         """A frame: in a notebook, while the loop runs, a light SVG sketch of the curve
         (a millisecond); at the end, and outside a notebook, the matplotlib figure."""
-        self._drawn = len(self.losses)
+        self._drawn, self._final = len(self.losses), final or self._display is None
         if self._display is not None and not final:
             self._display("text/html", self._sketch())
             return

@@ -750,4 +750,16 @@ FUZZ_FINDINGS: dict[str, str] = {
         h.sum().backward()
         show(x.grad)
     """,
+    # A6: nll_loss (and cross_entropy) of an integer or bool input, empty ones too
+    "nll_loss_of_an_integer_input": """
+        F = T.nn.functional
+        for shape, tshape in (((3,), ()), ((2, 3), (2,)), ((2, 3, 4), (2, 4)), ((0, 3), (0,)),
+                              ((0, 3, 2, 2), (0, 2, 2))):
+            for dtype in (T.int64, T.bool):
+                try:
+                    F.nll_loss(T.zeros(shape, dtype=dtype), T.zeros(tshape, dtype=T.int64))
+                except NotImplementedError as e:
+                    show(str(e))
+        F.cross_entropy(T.ones(0, 2, 3, 3).long(), T.ones(0, 3, 3).long(), reduction="sum")
+    """,
 }

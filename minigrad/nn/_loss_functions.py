@@ -146,6 +146,9 @@ def nll_loss(
         )
     classes = data.shape[1] if ndim > 1 else data.shape[0]
     w = None if weight is None else _class_weight(weight, classes)
+    if data.dtype.kind != "f":  # PyTorch's kernel has no integer or bool version, even empty
+        kernel = "nll_loss_out_frame" if ndim <= 2 else "nll_loss2d_forward_out_frame"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(input)}'")
     if t.dtype is not _INT64:
         t = t.astype(np.int64)
     if ndim <= 2 or ndim == 4:

@@ -34,6 +34,7 @@ import minigrad as mg
 
 STEPS = 1000
 ROUNDS = 10
+PLOT_STEPS = 10 * STEPS  # a LossPlot's loop: its total, as a learner would give it
 TARGET = 1.1
 
 
@@ -98,9 +99,9 @@ def loss_plot(model, loss):
     import widgets
 
     try:
-        plot = widgets.LossPlot(total=STEPS, live=True)
+        plot = widgets.LossPlot(total=PLOT_STEPS, live=True)
     except TypeError:  # before issue 10: no live= (it always drew)
-        plot = widgets.LossPlot(total=STEPS)
+        plot = widgets.LossPlot(total=PLOT_STEPS)
 
     if hasattr(plot, "_display"):
         plot._display = lambda *shown: None  # made as in a notebook, shown nowhere
@@ -114,7 +115,7 @@ CASES = {  # name: (open the views, rounds, steps per round)
     "MLP training, GraphView cell re-run 30 times": (graph_views(30), ROUNDS // 2, STEPS),
     "MLP training, 1 SliderView open": (slider_view, ROUNDS, STEPS),
     # one loop of 10,000 steps per round: the final figure is part of the time
-    "MLP training, LossPlot.update every step": (loss_plot, 3, 10 * STEPS),
+    "MLP training, LossPlot.update every step": (loss_plot, 3, PLOT_STEPS),
 }
 
 

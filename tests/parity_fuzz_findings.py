@@ -702,6 +702,15 @@ FUZZ_FINDINGS: dict[str, str] = {
             graph(y)
         a[:, ::2].clone().view(-1)
     """,
+    # A7: addmm with only the bias requiring grad keeps nothing: backward twice is no error
+    "backward_twice_through_an_addmm_that_kept_nothing": """
+        i, g, j = T.ones(2, requires_grad=True), T.ones(3, 2), T.ones(2, 2)
+        loss = T.addmm(i, g, j).sum()
+        loss.backward()
+        loss.backward()
+        show(i.grad)
+        T.nn.functional.leaky_relu(T.ones(2, dtype=T.int32))
+    """,
     # G1: a batched matmul checks the batches, then the inner sizes, then the dtypes; with
     # nothing to compute (a size-0 dim) PyTorch's bmm checks no dtype (the result takes batch2's)
     "batched_matmul_checks_in_pytorchs_order": """

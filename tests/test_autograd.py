@@ -639,6 +639,45 @@ def test_execution_order_and_observers() -> None:
     assert seen[-1] == "end" and len(seen) == len(order) + 2
 
 
+def test_an_observer_naming_nodes_is_called_only_in_passes_that_run_them():
+    """``nodes`` (a dict or set): a pass that runs none of them calls begin and end only;
+    a pass that runs one reports the named nodes, including those named during the pass."""
+    from minigrad.autograd import graph
+
+    x = leaf([1.0, 2.0])
+    y = (x.exp() * x).sum()
+    mul = y.grad_fn.next_functions[0][0]
+    acc = mul.next_functions[1][0]
+    seen = []
+
+    class Watcher:
+        nodes: dict | set = {mul: 1}  # the MulBackward0 of y's graph, not x's AccumulateGrad
+
+        def on_backward_begin(self, roots):
+            seen.append("begin")
+
+        def on_node(self, node, grad_output, grad_inputs):
+            seen.append(node.name())
+            if isinstance(self.nodes, dict):
+                self.nodes[acc] = 1  # named while the pass runs: reported from now on
+
+        def on_backward_end(self):
+            seen.append("end")
+
+    watcher = Watcher()
+    handle = graph.register_backward_observer(watcher)
+    try:
+        (x * 2).sum().backward()  # another graph of the same leaf: nothing named in it
+        assert seen == ["begin", "end"]
+        y.backward()
+        assert seen[2:] == ["begin", "MulBackward0", "minigrad::autograd::AccumulateGrad", "end"]
+        watcher.nodes = {acc}
+        (x * 3).sum().backward()
+    finally:
+        handle.remove()
+    assert seen[6:] == ["begin", "minigrad::autograd::AccumulateGrad", "end"]
+
+
 def test_leaf_gradients_never_alias_other_arrays():
     """AccumulateGrad keeps an unshared first gradient uncopied, and copies anything shared."""
     import numpy as np

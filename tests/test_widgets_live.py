@@ -297,7 +297,7 @@ def test_passes_in_two_threads_are_recorded_apart():
 
 def test_loss_plot_frames_in_a_notebook_are_light_sketches(monkeypatch):
     """While the loop runs a frame is an SVG sketch (no matplotlib drawing); the end is the
-    figure, once."""
+    figure, once, when the cell ends (not in the loop's last step)."""
     clock = [0.0]
     monkeypatch.setattr("widgets.plots.time.perf_counter", lambda: clock[0])
     plot = widgets.LossPlot(total=3000, every=0.1, live=True)
@@ -307,7 +307,11 @@ def test_loss_plot_frames_in_a_notebook_are_light_sketches(monkeypatch):
     for i in range(3000):
         plot.update(1.0 / (i + 1) if i != 1500 else float("nan"))
         clock[0] += 0.001
-    assert renders.calls == 1 and shown[-1] == "image/png"  # the last update: the figure
+    assert renders.calls == 0 and plot in frames._due  # the figure: after the loop...
+    frames.flush_all()  # ...when the cell ends (post_run_cell)
+    assert renders.calls == 1 and shown[-1] == "image/png"
+    plot.finish()
+    assert renders.calls == 1  # not drawn twice
     assert 10 <= len(shown[:-1]) <= 30 and set(shown[:-1]) == {"text/html"}  # ~every 0.1 s
     sketch = plot._sketch()
     assert "<polyline" in sketch and "step 3000/3000 (100%)" in sketch

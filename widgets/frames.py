@@ -22,7 +22,7 @@ import time
 import weakref
 from typing import Protocol
 
-__all__ = ["request", "flush_all", "MIN_GAP", "COST_FACTOR"]
+__all__ = ["request", "at_cell_end", "flush_all", "MIN_GAP", "COST_FACTOR"]
 
 MIN_GAP = 0.2  # seconds between two drawings of one view, at least
 COST_FACTOR = 10  # ... and at least this many times what the last drawing took
@@ -48,6 +48,13 @@ def request(view: Drawable) -> None:
     _due.add(view)
     _hook_cell_end()
     _wake_at(view._next_draw_at - now)
+
+
+def at_cell_end(view: Drawable) -> None:
+    """Draw ``view`` when the running cell ends (a loop's final figure: after the loop,
+    not inside it); in a script, only an explicit ``flush()`` draws it."""
+    _due.add(view)
+    _hook_cell_end()
 
 
 def drew(view: Drawable, cost: float) -> None:

@@ -14,11 +14,12 @@ names the nodes it wants (``nodes``): the views' *ops*, which a training loop
 never runs again (each step builds a new graph). Their leaves'
 ``AccumulateGrad`` nodes are shared by every graph of the same parameters, so
 they are named only while a pass records: the next step of a training loop
-costs the hub two calls (begin and end) and the engine one dict lookup per
-node, however many views are open. A pass from outside the graph is recorded
-from the first of the view's ops it runs: those ops, and the accumulations
-they feed (an accumulation that only the outside part of the pass reaches is
-not the view's; it may even run before any of the view's ops).
+costs the hub two calls (begin and end) and the engine one set operation per
+pass (``nodes`` and the pass share no node), however many views are open. A
+pass from outside the graph is recorded from the first of the view's ops it
+runs: those ops, and the accumulations they feed (an accumulation that only
+the outside part of the pass reaches is not the view's; it may even run before
+any of the view's ops).
 
 Nothing here keeps a view alive: a subscription holds its owner weakly and
 ends when the owner is collected (``weakref.finalize``), closed, or hidden

@@ -19,6 +19,7 @@ import numpy as np
 import minigrad
 from minigrad import Tensor
 
+from . import frames
 from .fmt import short
 from .graph import check_tensor
 
@@ -136,7 +137,9 @@ class LossPlot:
     seconds and never for more than about a tenth of the loop's time: after a
     redraw that took ``c`` seconds, the next waits at least ``20 * c``. Frames
     during the loop are a light SVG sketch with the readout (about a
-    millisecond each); the end shows the matplotlib figure. Elsewhere
+    millisecond each); the end shows the matplotlib figure, drawn at ``finish()``
+    or when the cell ends (the ``total``-th update only asks for it: tens of
+    milliseconds of matplotlib are not the loop's to pay). Elsewhere
     (a script, a test; or ``live=False``) ``update`` only records a number and
     ``finish()`` draws once. Also a context manager: ``with LossPlot(total=200) as plot:``.
     """
@@ -159,6 +162,7 @@ class LossPlot:
         self._start = time.perf_counter()
         self._next_draw = self._start + every  # the first frame after `every` seconds
         self._drawn = -1  # how many losses the figure shows
+        self._final = False  # whether what is shown is the final figure (not a sketch)
         self._display = _notebook_display()  # where frames go (PNG bytes); None: nowhere
         plt = _pyplot()
         self.figure, self.ax = plt.subplots(figsize=(6.4, 3.6))
@@ -180,9 +184,23 @@ class LossPlot:
         if not self.losses:
             return done
         return (
-            f"{done} · loss {self.losses[-1]:.4g} · best {np.nanmin(self.losses):.4g} · "
+            f"{done} · loss {self.losses[-1]:.4g} · best {self._best():.4g} · "
             f"{time.perf_counter() - self._start:.1f} s"
         )
+
+    def _best(self) -> float:
+        """The lowest loss so far, nan never the best (``np.nanmin``), looking only at the
+        losses added since the last call: a frame's readout must not cost the whole list."""
+        losses = self.losses
+        start, best = getattr(self, "_best_seen", (0, float("nan")))
+        if start > len(losses):  # the list was replaced: look at all of it
+            start, best = 0, float("nan")
+        new = [x for x in losses[start:] if x == x]
+        if new:
+            low = min(new)
+            best = low if best != best or low < best else best
+        self._best_seen = (len(losses), best)
+        return best
 
     def update(self, loss: Tensor | float) -> None:
         """Record one loss value (a float: the graph behind ``loss`` is not kept); redraw
@@ -190,19 +208,30 @@ class LossPlot:
         self.losses.append(float(loss.item() if isinstance(loss, Tensor) else loss))
         if not self.live:
             return
+        if self.total and len(self.losses) == self.total:
+            # The last step: the final figure (matplotlib, tens of ms) when the cell ends
+            # or at finish(), whichever comes first, never inside the loop.
+            frames.at_cell_end(self)
+            return
         now = time.perf_counter()
-        last = bool(self.total) and len(self.losses) == self.total
-        if now >= self._next_draw or last:
-            self._draw(final=last)
+        if now >= self._next_draw:
+            self._draw()
             # Count from the end of the draw: a slow redraw must not make every update redraw.
             end = time.perf_counter()
             self._next_draw = end + max(self.every, self.COST_FACTOR * (end - now))
 
     def finish(self):
         """Draw the final curve (unless it is already on screen) and return the figure."""
-        if self._drawn != len(self.losses):
-            self._draw(final=True)
+        self.flush()
         return self.figure
+
+    def flush(self) -> bool:
+        """Draw the final figure if the curve changed since it was drawn; True if it drew."""
+        frames._due.discard(self)
+        if self._drawn == len(self.losses) and self._final:
+            return False
+        self._draw(final=True)
+        return True
 
     def __enter__(self) -> LossPlot:
         return self
@@ -213,7 +242,7 @@ class LossPlot:
     def _draw(self, final: bool = False) -> None:
         """A frame: in a notebook, while the loop runs, a light SVG sketch of the curve
         (a millisecond); at the end, and outside a notebook, the matplotlib figure."""
-        self._drawn = len(self.losses)
+        self._drawn, self._final = len(self.losses), final or self._display is None
         if self._display is not None and not final:
             self._display("text/html", self._sketch())
             return
@@ -247,7 +276,7 @@ class LossPlot:
         finite = losses[np.isfinite(losses)]
         line = ""
         if finite.size:
-            log = _spans_decades(finite.tolist())
+            log = _spans_decades((finite.min(), finite.max()))
             ys = (
                 np.log10(np.where(np.isfinite(losses) & (losses > 0), losses, np.nan))
                 if log
@@ -267,7 +296,9 @@ class LossPlot:
                 top, bottom = float(yy.max()), float(yy.min())
                 sx = (xs - 1) / max(1, span - 1) * (width - 10) + 5
                 sy = 5 + (top - yy) / ((top - bottom) or 1.0) * (height - 10)
-                coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(sx, sy, strict=True))
+                # Python floats: formatting a numpy scalar costs ten times more, per point
+                pairs = zip(sx.tolist(), sy.tolist(), strict=True)
+                coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in pairs)
                 scale = " (log scale)" if log else ""
                 line = (
                     f'<polyline points="{coords}" fill="none" stroke="#2563eb" '

@@ -27,8 +27,12 @@ What an observer is given, precisely:
   stops the learner's backward).
 - An observer may have an attribute ``nodes`` (a set or dict, read live): then
   ``backward()`` may skip ``on_node`` for a node not in it, so a training loop
-  pays one lookup per node, not a call. It is an economy, not a promise: an
-  observer with ``nodes`` ignores the calls for other nodes itself all the same.
+  pays one lookup per node, not a call; and when, once ``on_backward_begin`` has
+  returned, it names none of the nodes the pass will run, the pass may call its
+  ``on_node`` at no node at all (it may name more nodes later in that pass: they
+  count only in a pass that reaches a node it named at the start). It is an
+  economy, not a promise: an observer with ``nodes`` ignores the calls for other
+  nodes itself all the same.
 - The arrays belong to the engine: copy what you keep.
 
 ``saved_values(node)`` shows what a node's forward saved for backward, with

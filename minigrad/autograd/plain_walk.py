@@ -46,8 +46,14 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
     watchers = tuple(observers)
     for w in watchers:
         w.on_backward_begin([root])
-    # looked up once per pass: (on_node, the nodes it wants or None for all)
-    notify = [(w.on_node, getattr(w, "nodes", None)) for w in watchers]
+    # looked up once per pass: (on_node, the nodes it wants or None for all); an observer
+    # that wants none of this pass's nodes now is left out (a training step under an open
+    # view): one set operation instead of a lookup per node
+    notify = []
+    for w in watchers:
+        nodes = getattr(w, "nodes", None)
+        if nodes is None or root in nodes or not _disjoint(nodes, deps):
+            notify.append((w.on_node, nodes))
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         grad = seed
@@ -108,6 +114,11 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
         loud(token)
         for w in watchers:
             w.on_backward_end()
+
+
+def _disjoint(nodes, deps: dict) -> bool:
+    """No node below the root (``deps``) is named: a set operation over the smaller side."""
+    return deps.keys().isdisjoint(nodes.keys() if isinstance(nodes, dict) else nodes)
 
 
 def _seq_of(node: Node) -> int:

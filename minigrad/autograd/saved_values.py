@@ -42,7 +42,10 @@ class BackwardNode(Node):
     def saved_tensors(self) -> tuple:
         saved = self._saved
         if saved is _FREED:
-            raise RuntimeError(_SECOND_BACKWARD)
+            versions = self._saved_checks[1::3]  # -1: a value not kept (``saved_when``)
+            if any([version != -1 for version in versions]):
+                raise RuntimeError(_SECOND_BACKWARD)
+            return (None,) * len(versions)  # nothing was kept, nothing is missing (PyTorch)
         if saved is None:
             return ()
         checks = self._saved_checks

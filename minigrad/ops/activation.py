@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from ._common import LEGACY_NAMES
 from .namespace import namespace
 
 
@@ -18,7 +19,7 @@ class LeakyRelu(ArrayFunction):
     def forward(ctx, a, negative_slope):
         if a.dtype.kind != "f":
             raise NotImplementedError(
-                f"\"leaky_relu_cpu\" not implemented for '{_LEGACY[a.dtype.kind]}'"
+                f"\"leaky_relu_cpu\" not implemented for '{LEGACY_NAMES[a.dtype]}'"
             )
         ctx.save_for_backward(a)
         ctx.slope = negative_slope
@@ -49,6 +50,3 @@ class LeakyReluBackward(ArrayFunction):
         xp = namespace(gg)
         zeros = xp.zeros(xp.data(a).shape, xp.dtype(gg))
         return LeakyReluBackward.call(gg, a, ctx.slope), zeros
-
-
-_LEGACY = {"b": "Bool", "i": "Long", "u": "Byte"}

@@ -211,7 +211,7 @@ def strided_form(key: np.ndarray) -> tuple[int, tuple[int, ...]]:
     strides = []
     for d, n in enumerate(key.shape):
         step = (0,) * d + (1,) + (0,) * (key.ndim - d - 1)
-        strides.append(int(key[step]) - offset if n > 1 else 0)
+        strides.append(int(key[step]) - offset if n > 1 and key.size else 0)
     grid = offset + sum(
         np.arange(n).reshape((-1,) + (1,) * (key.ndim - d - 1)) * s
         for d, (n, s) in enumerate(zip(key.shape, strides))

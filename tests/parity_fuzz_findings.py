@@ -723,7 +723,10 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(a.grad)
         for x, w in ((T.ones(3, 2, 2, 1), T.ones(2, 2, 1, 3, dtype=T.int32)),
                      (T.ones(2, 2, 3), T.ones(2, 2, 1, dtype=T.int32)),
-                     (T.ones(2, 1, 3, dtype=T.float64), T.ones(2, 3, 2))):
+                     (T.ones(2, 1, 3, dtype=T.float64), T.ones(2, 3, 2)),
+                     (T.ones(2, 3), T.ones(2, dtype=T.float64)),
+                     (T.ones(3, dtype=T.float64), T.ones(1, 1, 3)),
+                     (T.ones(3, 2), T.ones(2, dtype=T.float64))):
             try:
                 x @ w
             except RuntimeError as e:

@@ -257,15 +257,16 @@ class Mv(ArrayFunction):
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if m.ndim != 2 or v.ndim != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.ndim}, {v.ndim}")
-        if m.dtype != v.dtype:
-            raise RuntimeError(
-                "addmv input tensors must have the same dtype, but got "
-                f"{LEGACY_NAMES[v.dtype]}, {LEGACY_NAMES[m.dtype]}, and {LEGACY_NAMES[v.dtype]}"
-            )
         if m.ndim != 2 or v.ndim != 1 or m.shape[1] != v.shape[0]:
             raise RuntimeError(
                 f"size mismatch, got input ({m.shape[0] if m.ndim else 0}), "
                 f"mat ({_dims(m.shape)}), vec ({_dims(v.shape)})"
+            )
+        # the sizes first, then the dtypes, as PyTorch's addmv checks them
+        if m.dtype != v.dtype:
+            raise RuntimeError(
+                "addmv input tensors must have the same dtype, but got "
+                f"{LEGACY_NAMES[v.dtype]}, {LEGACY_NAMES[m.dtype]}, and {LEGACY_NAMES[v.dtype]}"
             )
         _no_bool(m, v, "addmv_impl_cpu")
         ctx.save_for_backward(m, v)

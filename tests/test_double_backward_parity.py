@@ -74,6 +74,12 @@ show(g1, g2, g3)
 graph(g1)
 graph(g2)
 """,
+    "hessian_of_prod_through_zeros": """
+x = T.tensor([[0.0, 2.0, 3.0], [0.0, 0.0, 1.5]], dtype=T.float64)
+show(T.autograd.functional.hessian(lambda a: a.prod(), x))
+show(T.autograd.functional.hessian(lambda a: a.prod(1).sum(), x))
+show(T.autograd.functional.hessian(lambda a: a.prod(0, keepdim=True).sum(), x))
+""",
     "functional_on_vectors_and_several_inputs": """
 x = T.tensor([0.5, -1.0, 2.0], dtype=T.float64)
 y = T.tensor([1.5, 0.25], dtype=T.float64)

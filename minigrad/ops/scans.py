@@ -14,7 +14,7 @@ from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES, c_order
 from .arithmetic import MaskedFill
-from .namespace import namespace
+from .namespace import NumpyNamespace, namespace
 from .reduction import reduce_dims
 
 
@@ -79,16 +79,29 @@ class ProdDim(ArrayFunction):
 
 
 def _product_of_others(a, out, axis: int | None):
-    """``out / a`` where no element is zero (differentiable again); with zeros, the products
-    of the others computed without dividing (as a constant: the second derivative through a
-    zero is not followed)."""
+    """``out / a`` where no element is zero; with zeros, the products of the others computed
+    without dividing (both differentiable again under ``create_graph``)."""
     xp = namespace(a)
     values = xp.data(a)
     if np.all(values != 0):
         return out / a
+    if xp is not NumpyNamespace:
+        return _others_as_tensor(a, axis)
     flat = values.reshape(-1) if axis is None else values
     others = _exclusive_products(flat, 0 if axis is None else axis).reshape(values.shape)
     return others.astype(values.dtype)
+
+
+def _others_as_tensor(a, axis: int | None):
+    """The products of the others as a graph, for a tensor with zeros under ``create_graph``:
+    row ``i`` of an (n, n, ...) stack is ``a`` with its ``i``-th element replaced by 1, and
+    its product is the product of the others (n squared elements, only on this rare path)."""
+    x = a.reshape(-1) if axis is None else a.transpose(0, axis)
+    n = x.shape[0]
+    own = np.eye(n, dtype=bool).reshape((n, n) + (1,) * (x.ndim - 1))
+    rows = x.unsqueeze(0).expand((n, *x.shape))
+    others = namespace(a).where(own, 1.0, rows).prod(1)
+    return others.reshape(a.shape) if axis is None else others.transpose(0, axis)
 
 
 class Cumsum(ArrayFunction):

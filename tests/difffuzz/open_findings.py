@@ -20,7 +20,6 @@ class Open:
 OPEN: tuple[Open, ...] = (
     # left (FINDINGS.md): the create_graph endings' gradient graphs, and memory layouts that
     # numpy chooses otherwise (binary ops of operands laid out differently, expand's size-1 strides)
-    Open("N1 grad_fn names", r"^grad_fn @"),
     Open("G1 graph structure", r"^graph @|^raises @ matmul\w*: "),
     Open(
         "A9 errors on wrong arguments",

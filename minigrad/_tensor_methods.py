@@ -93,6 +93,7 @@ from .autograd.views import view_history
 from .ops import arithmetic as A
 from .ops import indexing as I
 from .ops import inplace as IP
+from .ops import powers as POW
 from .ops import selection as SEL
 from .ops import unary as U
 from .tensor import Tensor
@@ -173,8 +174,8 @@ def _clamp_(self, min=None, max=None):  # noqa: A002
 
 def _pow_(self, exponent):
     if isinstance(exponent, Tensor):
-        return IP.apply_inplace(A.Pow, self, exponent)
-    return IP.apply_inplace(A.PowScalar, self, exponent)
+        return IP.apply_inplace(POW.Pow, self, exponent)
+    return IP.apply_inplace(POW.PowScalar, self, exponent)
 
 
 # -- autograd methods -------------------------------------------------------------------------
@@ -256,7 +257,7 @@ METHODS: dict[str, Any] = {
     "__pos__": lambda self: self,
     "__abs__": abs,
     "__pow__": pow,
-    "__rpow__": lambda self, other: A.RPow.apply(self, _operand(other)),
+    "__rpow__": lambda self, other: POW.RPow.apply(self, _operand(other)),
     "__floordiv__": floor_divide,
     "__rfloordiv__": lambda self, other: floor_divide(_operand(other), self),
     "__mod__": remainder,

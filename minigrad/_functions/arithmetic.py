@@ -8,6 +8,9 @@ methods ``x.add(y)``, ``x.exp()`` are these same functions.
 from __future__ import annotations
 
 from ..ops import arithmetic as A
+from ..ops import integer_division as IDIV
+from ..ops import pairwise_extremes as MAXMIN
+from ..ops import powers as POW
 from ..ops import unary as U
 from ..tensor import Tensor
 from ._args import _operand
@@ -53,7 +56,7 @@ def div(input, other, *, rounding_mode=None):
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                 f"'{rounding_mode}'"
             )
-        return A.DivRounded.apply(_operand(input), _operand(other), rounding_mode)
+        return IDIV.DivRounded.apply(_operand(input), _operand(other), rounding_mode)
     if not isinstance(input, Tensor):
         return A.Div.apply(_operand(input), other)  # div(2, x): DivBackward0, as in PyTorch
     return A.Div.apply(input, _operand(other))
@@ -61,26 +64,26 @@ def div(input, other, *, rounding_mode=None):
 
 def pow(input, exponent):  # noqa: A001 - PyTorch's name
     if not isinstance(input, Tensor):
-        return A.RPow.apply(exponent, _operand(input))
+        return POW.RPow.apply(exponent, _operand(input))
     if isinstance(exponent, Tensor):
-        return A.Pow.apply(input, exponent)
-    return A.PowScalar.apply(input, _operand(exponent))
+        return POW.Pow.apply(input, exponent)
+    return POW.PowScalar.apply(input, _operand(exponent))
 
 
 def remainder(input, other):
     if not isinstance(input, Tensor):
-        return A.RRemainder.apply(other, _operand(input))
+        return IDIV.RRemainder.apply(other, _operand(input))
     if isinstance(other, Tensor):
-        return A.Remainder.apply(input, other)
-    return A.RemainderScalar.apply(input, _operand(other))
+        return IDIV.Remainder.apply(input, other)
+    return IDIV.RemainderScalar.apply(input, _operand(other))
 
 
 def floor_divide(input, other):
     if not isinstance(input, Tensor):
-        return A.RFloorDivide.apply(other, _operand(input))
+        return IDIV.RFloorDivide.apply(other, _operand(input))
     if isinstance(other, Tensor):
-        return A.FloorDivide.apply(input, other)
-    return A.FloorDivideScalar.apply(input, _operand(other))
+        return IDIV.FloorDivide.apply(input, other)
+    return IDIV.FloorDivideScalar.apply(input, _operand(other))
 
 
 def neg(input):
@@ -88,11 +91,11 @@ def neg(input):
 
 
 def maximum(input, other):
-    return A.Maximum.apply(input, other)
+    return MAXMIN.Maximum.apply(input, other)
 
 
 def minimum(input, other):
-    return A.Minimum.apply(input, other)
+    return MAXMIN.Minimum.apply(input, other)
 
 
 # -- elementwise functions --------------------------------------------------------------------

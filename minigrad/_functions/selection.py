@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._typename import type_name
-from ..ops import arithmetic as A
 from ..ops import linalg as L
+from ..ops import powers as POW
 from ..ops import selection as SEL
 from ..tensor import Tensor, wrap_dim
 from ._args import _shape_args
@@ -105,7 +105,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
 
 def square(input: Tensor) -> Tensor:
     """``input ** 2`` (PyTorch records it as PowBackward0)."""
-    return A.PowScalar.apply(input, 2)
+    return POW.PowScalar.apply(input, 2)
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:

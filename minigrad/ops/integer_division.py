@@ -1,0 +1,183 @@
+"""``//``, ``%`` and ``div(rounding_mode=...)``: the divisions that round.
+
+``//`` is recorded without a derivative (PyTorch's ``NotImplemented`` node); ``div``'s
+rounding modes are steps, whose gradient is 0; ``%`` passes the gradient to the dividend
+(the divisor's is ``-grad * floor(a / b)``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction, _apply_binary
+from .arithmetic import _is_bool
+from .namespace import namespace
+
+_BOOL = np.dtype(np.bool_)
+
+
+def _remainder(a, b):
+    """PyTorch's remainder: fmod, moved into the divisor's sign (so -1. % 1. is -0., as there)."""
+    mod = np.fmod(a, b)
+    if mod.dtype.kind != "f":
+        return np.remainder(a, b)
+    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
+def _no_integer_division_by_zero(a, b) -> None:
+    if np.result_type(a, b).kind in "iu" and np.size(a) and np.size(b) and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _in_float_dtype(a, b) -> tuple:
+    """An integer array and a float array both in the float one's dtype, where PyTorch divides
+    (numpy would divide int64 by float32 in float64: 3 // 0.3 rounds to 9 there, 10 in float32)."""
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    if da is None or db is None or da.kind == db.kind or "f" not in (da.kind, db.kind):
+        return a, b
+    dtype = da if da.kind == "f" else db
+    return np.asarray(a, dtype), np.asarray(b, dtype)
+
+
+class RemainderScalar(ArrayFunction):
+    """``tensor % number`` (Python's sign rule: the result has the sign of the divisor)."""
+
+    node_name = "RemainderBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, number):
+        _no_integer_division_by_zero(a, number)
+        return _remainder(a, number)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class Remainder(ArrayFunction):
+    """``tensor % tensor``."""
+
+    node_name = "RemainderBackward1"
+    broadcasts = True
+    saved_when = (1, 1)  # only b's gradient reads them (PyTorch keeps neither otherwise)
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _no_integer_division_by_zero(a, b)
+        ctx.save_for_backward(a, b)
+        return _remainder(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """The divisor's gradient is ``-grad * div(a, b, rounding_mode="floor")`` (a step
+        function: recorded as ``DivBackward2``, whose own gradient is 0)."""
+        if ctx._next[1] is None:  # nothing was kept: b's gradient is not needed
+            return grad, None
+        a, b = ctx.saved_tensors
+        return grad, -grad * DivRounded.call(a, b, "floor")
+
+
+class FloorDivide(ArrayFunction):
+    """``a // b``: PyTorch records it but has no derivative for it."""
+
+    node_name = "NotImplemented"
+    namespaced = True
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _no_bool_division(a, b, "div_floor")
+        _no_integer_division_by_zero(a, b)
+        return np.floor_divide(*_in_float_dtype(a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+    @classmethod
+    def apply(cls, a, b):
+        """PyTorch's ``NotImplemented`` node has an edge only to inputs that require grad."""
+        out = _apply_binary(cls, a, b)
+        node = out._grad_fn
+        if node is not None:
+            node._next = tuple([fn for fn in node._next if fn is not None])
+        return out
+
+
+class FloorDivideScalar(FloorDivide):
+    """``tensor // number``: one edge, to the tensor."""
+
+    node_name = "NotImplemented"
+    namespaced = True
+    broadcasts = False
+    n_params = 1
+
+
+class RFloorDivide(FloorDivideScalar):
+    """``number // tensor``."""
+
+    node_name = "NotImplemented"
+    namespaced = True
+
+    @staticmethod
+    def forward(ctx, b, number):
+        _no_integer_division_by_zero(number, b)
+        return np.floor_divide(number, b)
+
+
+class RRemainder(FloorDivideScalar):
+    """``number % tensor``: recorded, without a derivative, as in PyTorch."""
+
+    node_name = "NotImplemented"
+    namespaced = True
+
+    @staticmethod
+    def forward(ctx, b, number):
+        _no_integer_division_by_zero(number, b)
+        return _remainder(number, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
+def _trunc_divide(a, b):
+    """C's division, rounding toward zero; integers stay exact (no trip through float)."""
+    quotient = np.floor_divide(a, b)
+    if quotient.dtype.kind not in "iu":
+        return np.trunc(np.true_divide(a, b))
+    return quotient + ((np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)))
+
+
+class DivRounded(ArrayFunction):
+    """``div(a, b, rounding_mode="floor" | "trunc")``: a step function, so its gradient is 0
+    for both inputs (PyTorch records it as ``DivBackward2``, a number as an input without edge).
+    """
+
+    node_name = "DivBackward2"
+    broadcasts = True
+    promotes = True
+    n_params = 1
+    saved_when = (1, None)
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        if np.result_type(a, b) == _BOOL:
+            raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
+        _no_integer_division_by_zero(a, b)
+        ctx.save_for_backward(a, b)  # PyTorch keeps b (a number too), and a for b's gradient
+        a, b = _in_float_dtype(a, b)
+        return np.floor_divide(a, b) if mode == "floor" else _trunc_divide(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - changed in place since: PyTorch's error (it reads them)
+        # zeros, not grad * 0: the -0. and nan of a product would show (PyTorch: zeros_like)
+        xp = namespace(grad)
+        return xp.zeros_like(grad), xp.zeros_like(grad)
+
+
+def _no_bool_division(a, b, kernel: str) -> None:
+    if _is_bool(a) and _is_bool(b):
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Bool'")

@@ -1,0 +1,59 @@
+"""``maximum`` and ``minimum`` of two tensors: the gradient goes to the input picked.
+
+(The largest element of one tensor, ``max()``, is a reduction: ``extremes.py``.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+from .arithmetic import DivScalar, MaskedFill
+from .namespace import namespace
+
+
+def split_between(grad, a_loses: np.ndarray, b_loses: np.ndarray, tie: np.ndarray) -> tuple:
+    """The gradient goes to whichever input was picked; at a tie each side gets half.
+
+    Each side is zeroed only where it lost, so a nan (which neither wins nor ties)
+    passes the gradient to both sides, as in PyTorch.
+    """
+    where = namespace(grad).where  # each side halves the gradient itself, as in PyTorch
+    return (
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_loses),
+        MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), b_loses),
+    )
+
+
+class Maximum(ArrayFunction):
+    """Elementwise maximum; at a tie each side gets half the gradient (as in PyTorch)."""
+
+    node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return np.maximum(b, a)  # at a tie (0. and -0.) PyTorch keeps a, numpy its second
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
+        return split_between(grad, a < b, a > b, a == b)
+
+
+class Minimum(ArrayFunction):
+    node_name = "MinimumBackward0"
+    saved_names = ("self", "other")
+    broadcasts = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return np.minimum(b, a)  # at a tie PyTorch keeps a, as in maximum
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = (namespace(grad).data(v) for v in ctx.saved_tensors)
+        return split_between(grad, a > b, a < b, a == b)

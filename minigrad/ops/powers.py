@@ -1,0 +1,125 @@
+"""``**``: tensor to a number, tensor to a tensor, number to a tensor.
+
+``scalar_power`` computes ``x ** number`` the way PyTorch's pow kernel does
+(``x * x * x`` for 3, ``1 / sqrt(x)`` for -0.5 ...), so that the values match too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+from .arithmetic import MulScalar, SubScalar
+from .namespace import namespace
+
+_BOOL = np.dtype(np.bool_)
+
+
+def _power(a, b):
+    if np.result_type(a, b) == _BOOL:  # bool ** bool: PyTorch has no kernel for it
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    try:
+        return np.power(a, b)
+    except ValueError:  # integers to negative integer powers: PyTorch truncates, 2 ** -1 is 0
+        with np.errstate(divide="ignore"):
+            out = np.trunc(np.power(np.asarray(a, np.float64), b))
+        return np.where(np.isfinite(out), out, 0).astype(np.result_type(a, b))  # 0 ** -1 is 0
+
+
+class PowScalar(ArrayFunction):
+    """``tensor ** number``: the exponent is a setting, not an input."""
+
+    node_name = "PowBackward0"
+    n_params = 1
+    saved_names = ("self",)
+    saved_settings = {"exponent": "exponent"}
+
+    @staticmethod
+    def forward(ctx, a, exponent):
+        if a.dtype.kind in "iu" and type(exponent) is int and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if a.dtype is _BOOL and type(exponent) is int:
+            a = a.astype(np.int64)  # bool ** 2 is int64, as in PyTorch (numpy says int8)
+        elif a.dtype is _BOOL and type(exponent) is bool:  # PyTorch: x ** 1 copies, x ** 0 fills
+            return a.copy() if exponent else np.ones_like(a)
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        return scalar_power(a, exponent)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        e = ctx.exponent
+        if e == 0:
+            return namespace(grad).zeros_like(grad)
+        power = scalar_power(a, e - 1) if type(a) is np.ndarray else a ** (e - 1)
+        return grad * MulScalar.call(power, e)
+
+
+def scalar_power(a: np.ndarray, e):
+    """``a ** e`` as PyTorch's pow kernel for a number exponent computes it: ``x * x * x`` for 3,
+    ``1 / (x * x)`` for -2, ``1 / sqrt(x)`` for -0.5, and otherwise for float32 nearly correctly
+    rounded (here float64 rounded once; numpy's float32 pow is off by an ulp one time in ten)."""
+    if a.dtype.kind != "f":
+        return a**e
+    if e == 3:
+        return a * a * a
+    if e == -2:
+        return 1 / (a * a)
+    if e == -0.5:
+        return 1 / np.sqrt(a)
+    if a.dtype == np.float32 and e not in (2, 1, 0, -1, 0.5):
+        return (a.astype(np.float64) ** e).astype(np.float32)
+    return a**e
+
+
+class Pow(ArrayFunction):
+    """``tensor ** tensor``."""
+
+    node_name = "PowBackward1"
+    broadcasts = True
+    saved_names = ("self", "exponent", "result")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = _power(a, b)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        xp = namespace(grad)
+        av, bv = xp.data(a), xp.data(b)
+        grad_a = grad_b = None  # the exponent's first, as PyTorch's PowBackward1
+        if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
+            grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(a))
+        if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
+            grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** SubScalar.call(b, 1)))
+        return grad_a, grad_b
+
+
+class RPow(ArrayFunction):
+    """``number ** tensor``."""
+
+    node_name = "PowBackward2"
+    n_params = 1
+    saved_names = ("exponent", "result")  # the exponent too, as PyTorch (its version is checked)
+    saved_settings = {"self": "number"}
+
+    @staticmethod
+    def forward(ctx, b, number):
+        out = _power(number, b)
+        ctx.save_for_backward(b, out)
+        # a Python float: the product stays in the tensor's dtype, as PyTorch's Scalar log(base)
+        ctx.number, ctx.log_base = number, float(np.log(number))
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, out = ctx.saved_tensors
+        scaled = MulScalar.call(out, ctx.log_base)  # out * log(number)
+        if ctx.number == 0:  # 0 ** b: 0 where b >= 0 (not 0 * -inf), as PyTorch
+            xp = namespace(grad)
+            scaled = xp.where(xp.data(b) >= 0, np.zeros((), xp.dtype(scaled)), scaled)
+        return grad * scaled

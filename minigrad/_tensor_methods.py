@@ -90,7 +90,9 @@ from ._legacy import legacy_new
 from .autograd.backward_api import tensor_backward
 from .autograd.function import accumulator_of, retain_grad_hook
 from .autograd.views import view_history
+from .ops import activation as ACT
 from .ops import arithmetic as A
+from .ops import clamp as CL
 from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import powers as POW
@@ -163,7 +165,7 @@ def _unary_inplace(op):
 
 def _clamp_(self, min=None, max=None):  # noqa: A002
     try:
-        return IP.apply_inplace(U.Clamp, self, min, max)
+        return IP.apply_inplace(CL.Clamp, self, min, max)
     except RuntimeError as e:
         if "can't be cast" not in str(e) or isinstance(min, Tensor) or isinstance(max, Tensor):
             raise
@@ -368,7 +370,7 @@ METHODS: dict[str, Any] = {
     "clamp_": _clamp_,
     "clip_": _clamp_,
     "exp_": _unary_inplace(U.Exp),
-    "relu_": _unary_inplace(U.Relu),
+    "relu_": _unary_inplace(ACT.Relu),
     "sigmoid_": _unary_inplace(U.Sigmoid),
     "tanh_": _unary_inplace(U.Tanh),
     "sqrt_": _unary_inplace(U.Sqrt),

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 import minigrad as mg
 from minigrad.autograd.accumulate_grad import sum_to_shape
 from minigrad.autograd.function import ArrayFunction
+from minigrad.ops import activation as ACT
 from minigrad.ops import linalg as L
 from minigrad.ops import loss as LO
 from minigrad.ops import shape as S
-from minigrad.ops import unary as U
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -216,8 +216,8 @@ def test_mse_loss_short_path_records_the_general_node(shape, dtype, needs, same,
 def test_relu_short_path_records_the_general_node(values, dtype, needs, scalar):
     values = values[:1] if scalar else values
     x = mg.tensor(np.array(values[0] if scalar else values, dtype), requires_grad=needs)
-    fast = U.Relu.apply(x)
-    general = ArrayFunction.apply.__func__(U.Relu, x)
+    fast = ACT.Relu.apply(x)
+    general = ArrayFunction.apply.__func__(ACT.Relu, x)
     assert fast.detach().numpy().tobytes() == general.detach().numpy().tobytes()
     assert fast.dtype == general.dtype
     if general.grad_fn is None:

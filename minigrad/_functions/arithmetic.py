@@ -7,7 +7,9 @@ methods ``x.add(y)``, ``x.exp()`` are these same functions.
 
 from __future__ import annotations
 
+from ..ops import activation as ACT
 from ..ops import arithmetic as A
+from ..ops import clamp as CL
 from ..ops import integer_division as IDIV
 from ..ops import pairwise_extremes as MAXMIN
 from ..ops import powers as POW
@@ -134,13 +136,13 @@ def sigmoid(input):
 
 
 def relu(input):
-    return U.Relu.apply(input)
+    return ACT.Relu.apply(input)
 
 
 def clamp(input, min=None, max=None):  # noqa: A002
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return U.ClampTensor.apply(input, _operand(min), _operand(max))
-    return U.Clamp.apply(input, min, max)
+        return CL.ClampTensor.apply(input, _operand(min), _operand(max))
+    return CL.Clamp.apply(input, min, max)
 
 
 clip = clamp

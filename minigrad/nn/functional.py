@@ -86,7 +86,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(0, x); the op itself, with no wrapper in between: it runs in every hidden layer."""
-    return input.relu_() if inplace else U.Relu.apply(input)
+    return input.relu_() if inplace else ACT.Relu.apply(input)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:

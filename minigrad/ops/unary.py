@@ -1,22 +1,21 @@
-"""Elementwise functions of one tensor: exp, log, sqrt, abs, sin, cos, activations, clamp."""
+"""Elementwise functions of one tensor: exp, log, sqrt, abs, sign, sin, cos, tanh, sigmoid.
+
+relu (the hot path of every hidden layer) is in ``activation.py`` with the other
+activations, and clamp in ``clamp.py``.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .._dtypes import as_float
-from .._quiet import loud, quiet
-from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor, new_tensor
-from ._common import broadcast_shapes
-from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
 from .namespace import NumpyNamespace, namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
-_grad_state = grad_mode.state
 _F32 = np.dtype(np.float32)
+
 
 # numpy's float32 tanh is off by an ulp for a third of the inputs; PyTorch's is nearly always
 # correctly rounded, as float64 rounded once is. That costs 4x, so it is done for tensors small
@@ -267,152 +266,3 @@ class LogSigmoid(ArrayFunction):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return grad * (1 - Sigmoid.call(a))
-
-
-_BITS_OF_FLOAT = {
-    np.dtype(np.float16): np.uint16,
-    np.dtype(np.float32): np.uint32,
-    np.dtype(np.float64): np.uint64,
-}
-
-
-class Relu(ArrayFunction):
-    """max(0, x). Every hidden layer runs it, so a float tensor takes a short ``apply``
-    (``_short_path``) that records the general path's node."""
-
-    node_name = "ReluBackward0"
-    saved_names = ("result",)
-
-    @classmethod
-    def apply(cls, a):
-        data = getattr(a, "_data", None)
-        if data is None or data.dtype.kind != "f":  # not a float tensor: the general path
-            return ArrayFunction.apply.__func__(cls, a)
-        token = quiet()
-        try:
-            out = np.maximum(0, data)  # as forward computes it
-            if type(out) is not np.ndarray:  # a 0-d input gives a numpy scalar
-                out = np.asarray(out)
-        finally:
-            loud(token)
-        if not (a._requires_grad and _grad_state.enabled):
-            return new_tensor(out)
-        ctx = node(cls, (edge(a),))
-        result = new_tensor(out, ctx, True)
-        ctx._saved = (out,)  # the result, watched by its own version
-        vc = result._vc
-        ctx._saved_checks = (vc, vc[0], -1)
-        return result
-
-    @staticmethod
-    def forward(ctx, a):
-        if a.dtype is _BOOL:
-            raise RuntimeError("Boolean inputs not supported for relu")
-        out = np.maximum(0, a)  # 0 first: -0. stays -0. (numpy keeps the second at a tie)
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
-        if isinstance(grad, Tensor):  # under create_graph: recorded, to differentiate again
-            return ThresholdBackward.apply(grad, out)
-        return threshold_backward(grad, out)  # ThresholdBackward.call without its dispatch
-
-
-def threshold_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """PyTorch's threshold_backward, a select: where out <= 0 the gradient is 0 (not the -0. or
-    nan of grad * False); elsewhere, a nan output included, it passes.
-
-    Done on the bits (grad AND all-ones or all-zeros): numpy's masked copy or where() on a
-    random mask is ten times slower than this on large arrays, and than relu's forward.
-    """
-    bits = _BITS_OF_FLOAT.get(grad.dtype)
-    if bits is None:
-        selected = np.zeros_like(grad)
-        np.copyto(selected, grad, where=~(out <= 0))
-        return selected
-    keep = np.subtract(out <= 0, 1, dtype=bits)  # False - 1 wraps to all ones, True - 1 is 0
-    return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
-
-
-class ThresholdBackward(ArrayFunction):
-    """relu's gradient (``grad`` where the output is positive) as an op of its own."""
-
-    node_name = "ThresholdBackwardBackward0"
-
-    @staticmethod
-    def forward(ctx, grad, out):
-        ctx.save_for_backward(grad, out)
-        return threshold_backward(grad, out)
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, out = ctx.saved_tensors
-        return ThresholdBackward.call(gg, out), namespace(gg).zeros_like(out)
-
-
-def _clamp(a, lo, hi):
-    """``min(max(a, lo), hi)`` keeping ``a`` at a tie, as PyTorch (``clamp(-0., max=0)`` is
-    -0.; numpy's clip and maximum keep their second argument)."""
-    out = a if lo is None else np.maximum(lo, a)
-    return out if hi is None else np.minimum(hi, out)
-
-
-class Clamp(ArrayFunction):
-    """Clamp to [min, max] (either may be None); the gradient passes inside the range."""
-
-    node_name = "ClampBackward1"
-    saved_names = ("self",)
-    n_params = 2
-
-    @staticmethod
-    def forward(ctx, a, lo, hi):
-        if lo is None and hi is None:
-            raise RuntimeError("minigrad.clamp: At least one of 'min' or 'max' must not be None")
-        given = [v for v in (lo, hi) if v is not None]
-        if a.dtype == np.bool_ and all(type(v) is bool for v in given):  # PyTorch: no kernel
-            kernel = "clamp" if len(given) == 2 else "clamp_min" if hi is None else "clamp_max"
-            raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
-        ctx.save_for_backward(a)
-        ctx.bounds = lo, hi
-        return _clamp(a, lo, hi)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        xp = namespace(grad)
-        a = xp.data(a)
-        lo, hi = ctx.bounds
-        inside = np.ones(a.shape, dtype=bool)
-        if lo is not None:
-            inside &= a >= lo
-        if hi is not None:
-            inside &= a <= hi
-        return xp.where(inside, grad, 0.0)
-
-
-class ClampTensor(ArrayFunction):
-    """``clamp(x, min=tensor, max=tensor)``: the bounds broadcast and get gradients too."""
-
-    node_name = "ClampBackward0"
-    broadcasts = True
-
-    @staticmethod
-    def forward(ctx, a, lo, hi):
-        shapes = [np.shape(v) for v in (a, lo, hi) if v is not None]
-        broadcast_shapes(*shapes)  # PyTorch's error when the bounds do not broadcast
-        ctx.save_for_backward(a, lo, hi)
-        return _clamp(a, lo, hi)
-
-    @staticmethod
-    def backward(ctx, grad):
-        xp = namespace(grad)
-        a, lo, hi = (xp.data(v) for v in ctx.saved_tensors)
-        zero = np.zeros((), xp.dtype(grad))
-        raised = a if lo is None else np.maximum(a, lo)  # clamp is min(max(a, lo), hi)
-        kept = True if hi is None else raised <= hi
-        grad_a = xp.where((True if lo is None else a >= lo) & kept, grad, zero)
-        grad_lo = None if lo is None else xp.where((a < lo) & kept, grad, zero)
-        grad_hi = None if hi is None else xp.where(raised > hi, grad, zero)
-        return grad_a, grad_lo, grad_hi

@@ -11,8 +11,11 @@ import numpy as np
 
 from .._dtypes import to_numpy_dtype
 from ..autograd.grad_mode import is_grad_enabled
+from ..ops import extremes as EXT
 from ..ops import reduction as R
 from ..ops import shape as S
+from ..ops import softmax as SM
+from ..ops import variance as VAR
 from ..ops._common import LEGACY_NAMES
 from ..tensor import Tensor, new_tensor, wrap_dim
 from ._args import _dims_arg
@@ -90,8 +93,8 @@ def _extreme(input, dim, keepdim, largest: bool):
     if isinstance(dim, Tensor):  # max(a, b) is maximum(a, b)
         return maximum(input, dim) if largest else minimum(input, dim)
     if dim is None:
-        return (R.Extreme if largest else R.Min).apply(input, largest)
-    values = (R.ExtremeDim if largest else R.MinDim).apply(input, dim, keepdim, largest)
+        return (EXT.Extreme if largest else EXT.Min).apply(input, largest)
+    values = (EXT.ExtremeDim if largest else EXT.MinDim).apply(input, dim, keepdim, largest)
     indices = new_tensor(
         values._grad_fn.indices
         if values._grad_fn
@@ -163,7 +166,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=
         dim = axis
     if isinstance(dim, bool):  # var(x, False): the old positional 'unbiased'
         dim, unbiased = None, dim
-    return R.Var.apply(input, dim, _correction(unbiased, correction), keepdim)
+    return VAR.Var.apply(input, dim, _correction(unbiased, correction), keepdim)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
@@ -171,7 +174,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=
         dim = axis
     if isinstance(dim, bool):
         dim, unbiased = None, dim
-    return R.Std.apply(input, dim, _correction(unbiased, correction), keepdim)
+    return VAR.Std.apply(input, dim, _correction(unbiased, correction), keepdim)
 
 
 _NO_DIM = object()
@@ -180,13 +183,13 @@ _NO_DIM = object()
 def softmax(input, dim=_NO_DIM, dtype=None):
     if dim is _NO_DIM:
         raise TypeError('softmax() missing 1 required positional arguments: "dim"')
-    return R.Softmax.apply(input if dtype is None else input.to(dtype), dim)
+    return SM.Softmax.apply(input if dtype is None else input.to(dtype), dim)
 
 
 def log_softmax(input, dim=_NO_DIM, dtype=None):
     if dim is _NO_DIM:
         raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
-    return R.LogSoftmax.apply(input if dtype is None else input.to(dtype), dim)
+    return SM.LogSoftmax.apply(input if dtype is None else input.to(dtype), dim)
 
 
 def sum_to_size(input, *size):

@@ -18,8 +18,8 @@ from .._functions import reduction as FR
 from .._functions import shape as FS
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import loss as LO
-from ..ops import reduction as R
 from ..ops import shape as S
+from ..ops import softmax as SM
 from ..tensor import Tensor
 from ._reduction import reduction_of
 
@@ -193,9 +193,9 @@ def cross_entropy(
             raise RuntimeError("ignore_index is not supported for floating point target")
         if input._data.ndim == 0:  # input.size(1), where PyTorch first reads the classes
             raise IndexError("Dimension specified as 1 but tensor has no dimensions")
-        log_probs = R.LogSoftmax.apply(input, class_dim)
+        log_probs = SM.LogSoftmax.apply(input, class_dim)
         return _cross_entropy_probs(log_probs, target, weight, reduction, class_dim)
-    log_probs = R.LogSoftmax.apply(input, class_dim)
+    log_probs = SM.LogSoftmax.apply(input, class_dim)
     return nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
 
 

@@ -227,7 +227,7 @@ def test_cross_entropy_short_paths_record_the_general_nodes(case, requires, dtyp
     """LogSoftmax's and NllLoss's own ``apply`` record what the general ``apply`` records:
     the same values, edges, saved values and versions, and the same gradients."""
     from minigrad.autograd.function import ArrayFunction
-    from minigrad.ops import loss as LO
+    from minigrad.ops import classification_loss as NLL
     from minigrad.ops import softmax as SM
 
     n, c, ignore, target, seed, weighted, reduction = case
@@ -239,8 +239,8 @@ def test_cross_entropy_short_paths_record_the_general_nodes(case, requires, dtyp
     log_probs = pairs[0][0]
     args = (log_probs, target, w, ignore, reduction)
     fast, slow = (
-        _outcome(lambda: LO.NllLoss.apply(*args)),
-        _outcome(lambda: general(LO.NllLoss, *args)),
+        _outcome(lambda: NLL.NllLoss.apply(*args)),
+        _outcome(lambda: general(NLL.NllLoss, *args)),
     )
     assert fast[1] == slow[1]
     if fast[0] is not None:

@@ -17,6 +17,8 @@ from .._functions import arithmetic as FA
 from .._functions import reduction as FR
 from .._functions import shape as FS
 from ..autograd.grad_mode import is_grad_enabled
+from ..ops import binary_loss as BCE
+from ..ops import classification_loss as NLL
 from ..ops import loss as LO
 from ..ops import shape as S
 from ..ops import softmax as SM
@@ -152,7 +154,7 @@ def nll_loss(
     if t.dtype is not _INT64:
         t = t.astype(np.int64)
     if ndim <= 2 or ndim == 4:
-        op = LO.NllLoss if ndim <= 2 else LO.NllLoss2d
+        op = NLL.NllLoss if ndim <= 2 else NLL.NllLoss2d
         return op.apply(input, t, w, ignore_index, reduction)
     # 3-D or 5-D and more: PyTorch views them as (N, C, 1, rest) and uses the 2-D kernel
     n, c = input.shape[0], input.shape[1]
@@ -160,7 +162,7 @@ def nll_loss(
     # input.contiguous(), then a view; (n, c, 0, 0) and (n, 0, 0) when empty, as PyTorch does
     flat = S.View.apply(input.contiguous(), (n, c, 1, -1) if input._data.size else (n, c, 0, 0))
     t = t.reshape((n, 1, -1) if t.size else (n, 0, 0))
-    loss = LO.NllLoss2d.apply(flat, t, w, ignore_index, reduction)
+    loss = NLL.NllLoss2d.apply(flat, t, w, ignore_index, reduction)
     return S.View.apply(loss, out_shape) if reduction == "none" else loss
 
 
@@ -244,7 +246,7 @@ def binary_cross_entropy(
                 "argument 'weight'. This input cannot have requires_grad True."
             )
         w = np.broadcast_to(weight._data, _broadcast_shape(target._data.shape, weight._data.shape))
-    return LO.BinaryCrossEntropy.apply(input, target, w, reduction)
+    return BCE.BinaryCrossEntropy.apply(input, target, w, reduction)
 
 
 def binary_cross_entropy_with_logits(
@@ -268,7 +270,7 @@ def binary_cross_entropy_with_logits(
         )
     w = None if weight is None else weight._data
     pw = None if pos_weight is None else pos_weight._data
-    return LO.BinaryCrossEntropyWithLogits.apply(input, target, w, pw, reduction)
+    return BCE.BinaryCrossEntropyWithLogits.apply(input, target, w, pw, reduction)
 
 
 def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:

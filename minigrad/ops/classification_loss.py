@@ -1,0 +1,198 @@
+"""nll_loss (and its 2-d form): the end of every cross_entropy, recorded as one node.
+
+``cross_entropy`` is ``log_softmax`` then ``nll_loss``, as in PyTorch, so a learner's
+graph shows ``NllLossBackward0`` above ``LogSoftmaxBackward0``. What every loss shares
+(``reduce``, ``scale``) is in ``loss.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._quiet import loud, quiet
+from ..autograd import grad_mode
+from ..autograd.function import ArrayFunction
+from ..autograd.saved_values import _FREED, _SECOND_BACKWARD
+from ..tensor import new_tensor
+from ._common import positions
+from ._short_path import edge, node
+from .namespace import namespace
+
+_grad_state = grad_mode.state
+
+
+class NllLoss(ArrayFunction):
+    """Negative log likelihood of the target classes: ``-log_probs[i, target[i]]``.
+
+    ``log_probs`` is (N, C) or (C,) (then ``target`` is 0-d), or (N, C, d...) for
+    ``NllLoss2d``; ``weight`` (C,) or None scales each class; targets equal to
+    ``ignore_index`` count for nothing. "mean" divides by the total weight.
+
+    The loss of every classifier (``cross_entropy`` ends here), so its usual case
+    (N, C), no class weights, every target a class, reads and writes at
+    ``(ctx.rows, target)``, a few numpy calls each way; ``ctx.w`` is then None, meaning
+    a weight of 1 for each row. The node keeps what PyTorch's keeps
+    (``_saved_self``, ``_saved_target``, ``_saved_weight``, ``_saved_total_weight``).
+    """
+
+    node_name = "NllLossBackward0"
+    saved_names = ("self",)  # target, weight, total_weight: _kept_as_saved below
+    n_params = 4
+
+    @classmethod
+    def apply(cls, log_probs, target, weight, ignore_index, reduction):
+        """The short path (``_short_path``): the same forward and node, recorded directly."""
+        if type(log_probs._vc) is not list:  # an inference tensor: the general path refuses it
+            return ArrayFunction.apply.__func__(
+                cls, log_probs, target, weight, ignore_index, reduction
+            )
+        requires = log_probs._requires_grad and _grad_state.enabled
+        ctx = node(cls, (edge(log_probs),)) if requires else cls._Node()
+        token = quiet()
+        try:
+            out = np.asarray(
+                cls.forward(ctx, log_probs._data, target, weight, ignore_index, reduction)
+            )
+        finally:
+            loud(token)
+        if not requires:
+            return new_tensor(out)
+        vc = log_probs._vc
+        ctx._saved_checks = (vc, vc[0], 0)  # the saved input, watched for in-place changes
+        return new_tensor(out, ctx, True)
+
+    @staticmethod
+    def forward(ctx, log_probs, target, weight, ignore_index, reduction):
+        ctx.save_for_backward(log_probs)
+        shape = log_probs.shape
+        ctx.shape, ctx.target, ctx.weight = shape, target, weight
+        ctx.ignore_index, ctx.reduction, ctx.rows = ignore_index, reduction, None
+        picked = None
+        if (
+            len(shape) == 2
+            and weight is None
+            and target.size
+            and not 0 <= ignore_index < shape[1]
+            and target.min() >= 0  # numpy would read a negative target from the end
+        ):
+            rows = positions(shape[0])
+            try:
+                picked = log_probs[rows, target]
+            except IndexError:  # a target past the last class: the general path says which
+                pass
+            else:
+                ctx.rows, ctx.w, ctx.total_weight = rows, None, log_probs.dtype.type(shape[0])
+        if picked is None:
+            picked = _weighted_pick(ctx, log_probs, target, weight, ignore_index)
+        # PyTorch sums -w * x from 0., so a zero loss is 0., not -0. (only the 'none' losses of
+        # a batch are plain negations, -0. included)
+        if reduction == "none":
+            return -picked if len(shape) > 1 else 0.0 - picked
+        total = 0.0 - np.add.reduce(picked, None)  # the sum of the losses, negated (exact)
+        return total if reduction == "sum" else total / ctx.total_weight  # all ignored: nan
+
+    @staticmethod
+    def backward(ctx, grad):
+        log_probs = ctx.saved_tensors[0]
+        if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
+            return nll_grad(grad, ctx)
+        op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
+        return op.call(grad, log_probs, ctx)
+
+
+class NllLossBackward(ArrayFunction):
+    """nll_loss's gradient (``-grad`` put at the target classes) as an op of its own.
+
+    It is linear in ``grad``, and its own gradient is ``gg`` read back at the same
+    places: nll_loss of ``gg`` with the same targets, as PyTorch's formula says.
+    """
+
+    node_name = "NllLossBackwardBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, grad, log_probs, fwd):  # log_probs: an input it does not depend on
+        ctx.fwd = fwd
+        return nll_grad(grad, fwd)
+
+    @staticmethod
+    def backward(ctx, gg):
+        fwd = ctx.fwd
+        loss = NllLoss2d if fwd._function is NllLoss2d else NllLoss
+        grad_grad = loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction)
+        return grad_grad, namespace(gg).zeros_like(gg)  # PyTorch's self: zeros_like(grad)
+
+
+def nll_grad(grad: np.ndarray, fwd) -> np.ndarray:
+    """``-grad`` (divided by the total weight for "mean") put at the targets of the
+    forward whose node is ``fwd``, in zeros shaped like its log-probabilities."""
+    g = grad / -fwd.total_weight if fwd.reduction == "mean" else -grad
+    out = np.zeros(fwd.shape, grad.dtype)
+    if fwd.rows is not None:  # the usual case: (N, C), one weight per row
+        out[fwd.rows, fwd.target] = g
+        return out
+    # ignored targets get 0, even when the total weight is 0, as in PyTorch
+    per_item = np.where(fwd.keep, fwd.w * g, 0).astype(grad.dtype, copy=False)
+    shape, index = fwd.shape, fwd.index
+    if len(shape) == 2:
+        out[np.arange(shape[0]), index] = per_item
+    elif len(shape) == 1:
+        out[index] = per_item
+    else:  # (N, C, d...): scattered along the classes moved last
+        np.put_along_axis(np.moveaxis(out, 1, -1), index[..., None], per_item[..., None], -1)
+    return out
+
+
+def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
+    """The general case: class weights, ignored targets, any number of dimensions.
+
+    Returns ``log_probs`` at the targets times their weights (0 where ignored), and
+    leaves the weights and their total on ``ctx``.
+    """
+    classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
+    keep = target != ignore_index
+    bad = keep & ((target < 0) | (target >= classes))
+    if bad.any():
+        raise IndexError(f"Target {target[bad].flat[0]} is out of bounds.")
+    index = np.where(keep, target, 0)
+    w = (np.ones(classes, log_probs.dtype) if weight is None else weight)[index] * keep
+    w = w.astype(log_probs.dtype, copy=False)
+    logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
+    picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
+    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
+    return picked * w
+
+
+class NllLoss2dBackward(NllLossBackward):
+    node_name = "NllLoss2DBackwardBackward0"
+
+
+class NllLoss2d(NllLoss):
+    """The same loss on (N, C, H, W) inputs, under PyTorch's name for it."""
+
+    node_name = "NllLoss2DBackward0"
+
+
+def _kept_as_saved(attribute: str) -> property:
+    """``grad_fn._saved_target``, ``_saved_weight``, ``_saved_total_weight``: what PyTorch's
+    node saves beside ``self``. minigrad keeps them as settings of the node (nothing to
+    watch for in-place changes, nothing to record per call); read back as Tensors, and
+    gone with the rest once backward has freed the graph."""
+
+    def get(node):
+        if node._saved is _FREED:
+            raise RuntimeError(_SECOND_BACKWARD)
+        value = getattr(node, attribute)
+        if value is None:
+            return None
+        value = np.asarray(value)
+        if attribute == "total_weight" and node.reduction == "none":
+            value = np.zeros((), value.dtype)  # PyTorch adds up no total for "none": 0
+        return new_tensor(value)
+
+    return property(get)
+
+
+for _node in (NllLoss._Node, NllLoss2d._Node):
+    for _name in ("target", "weight", "total_weight"):
+        setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))

@@ -93,6 +93,7 @@ from .autograd.views import view_history
 from .ops import activation as ACT
 from .ops import arithmetic as A
 from .ops import clamp as CL
+from .ops import getitem as GI
 from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import powers as POW
@@ -326,7 +327,7 @@ METHODS: dict[str, Any] = {
     "mv": mv,
     "dot": dot,
     # indexing
-    "__getitem__": I.getitem,
+    "__getitem__": GI.getitem,
     "__setitem__": IP.setitem,
     "_as_strided_region": lambda self, key: I.AsStridedRegion.apply(self, key),  # CopySlices
     "__iter__": _iter,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import indexing as I
+from ..ops import joining as J
 from ..tensor import Tensor, wrap_dim
 from ._args import _operand
 
@@ -17,7 +18,7 @@ from ._args import _operand
 def cat(tensors, dim=0):
     if not tensors:
         raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
-    return I.Cat.apply(*tensors, dim)
+    return J.Cat.apply(*tensors, dim)
 
 
 concat = cat
@@ -40,7 +41,7 @@ def _iter(self):
 def stack(tensors, dim=0):
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
-    return I.Stack.apply(*tensors, dim)
+    return J.Stack.apply(*tensors, dim)
 
 
 def where(condition, input, other):
@@ -50,4 +51,4 @@ def where(condition, input, other):
             f"where expected condition to be a boolean tensor, but got a tensor "
             f"with dtype {condition.dtype.legacy_name.replace('Tensor', '')}"
         )
-    return I.Where.apply(_operand(input), _operand(other), cond)
+    return J.Where.apply(_operand(input), _operand(other), cond)

@@ -22,14 +22,8 @@ from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
 from . import arithmetic as A
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
-from .indexing import (
-    IndexPut,
-    apply_slicing,
-    as_numpy_index,
-    drop_leading_ones,
-    getitem,
-    index_key,
-)
+from .getitem import apply_slicing, as_numpy_index, getitem, index_key
+from .indexing import IndexPut, drop_leading_ones
 from .namespace import namespace
 from .shape import Expand, Unsqueeze, View
 

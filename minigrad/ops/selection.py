@@ -12,7 +12,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_function import MultiArrayFunction, zeros_for
 from ..tensor import Tensor, wrap_dim
-from . import indexing as I
+from . import joining as J
 from ._common import LEGACY_NAMES
 from .arithmetic import MaskedFill as ZeroWhere
 from .indexing import Slice  # noqa: F401 - narrow() is SEL.Slice
@@ -275,7 +275,7 @@ class Split(MultiArrayFunction):
     def backward(ctx, grads):
         grads = zeros_for(grads, ctx.shapes)
         if isinstance(grads[0], Tensor):
-            return I.Cat.apply(*grads, ctx.axis)
+            return J.Cat.apply(*grads, ctx.axis)
         return np.concatenate(grads, axis=ctx.axis)
 
 

@@ -1,0 +1,93 @@
+"""Joining: cat, stack and where, whose gradient is split back among the inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import ArrayFunction
+from ..tensor import wrap_dim
+from ._common import broadcast_shapes
+from .namespace import namespace
+
+
+class Cat(ArrayFunction):
+    node_name = "CatBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, *args):
+        *arrays, dim = args
+        for k, a in enumerate(arrays):
+            if a.ndim == 0:
+                raise RuntimeError(
+                    f"zero-dimensional tensor (at position {k}) cannot be concatenated"
+                )
+        ref = next((a for a in arrays if a.ndim), arrays[0])
+        axis = wrap_dim(dim, ref.ndim)
+        for k, a in enumerate(arrays):
+            if a.ndim != ref.ndim and a.shape != (0,):  # 1-D empty tensors are skipped
+                raise RuntimeError(
+                    f"Tensors must have same number of dimensions: got {ref.ndim} and {a.ndim}"
+                )
+            for d in range(ref.ndim):
+                if d != axis and a.ndim == ref.ndim and a.shape[d] != ref.shape[d]:
+                    raise RuntimeError(
+                        f"Sizes of tensors must match except in dimension {axis}. Expected "
+                        f"size {ref.shape[d]} but got size {a.shape[d]} for tensor number {k} "
+                        "in the list."
+                    )
+        ctx.axis, ctx.bounds = axis, [0, *np.cumsum([a.shape[axis] for a in arrays]).tolist()]
+        return np.concatenate(arrays, axis=axis)
+
+    @staticmethod
+    def backward(ctx, grad):  # one slice per input (SliceBackward0 under create_graph)
+        key, bounds = (slice(None),) * ctx.axis, ctx.bounds
+        return tuple([grad[key + (slice(lo, hi),)] for lo, hi in zip(bounds, bounds[1:])])
+
+
+class Stack(ArrayFunction):
+    node_name = "StackBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, *args):
+        *arrays, dim = args
+        for k, a in enumerate(arrays):
+            if a.shape != arrays[0].shape:
+                raise RuntimeError(
+                    f"stack expects each tensor to be equal size, but got {list(arrays[0].shape)} "
+                    f"at entry 0 and {list(a.shape)} at entry {k}"
+                )
+        ctx.axis, ctx.n = wrap_dim(dim, arrays[0].ndim + 1), len(arrays)
+        return np.stack(arrays, axis=ctx.axis)
+
+    @staticmethod
+    def backward(ctx, grad):  # one selection per input (SelectBackward0 under create_graph)
+        key = (slice(None),) * ctx.axis
+        return tuple([grad[key + (i,)] for i in range(ctx.n)])
+
+
+class Where(ArrayFunction):
+    """``where(condition, a, b)``: the condition is a setting, not an input."""
+
+    node_name = "WhereBackward0"
+    broadcasts = True
+    promotes = True
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, b, condition):
+        ctx.condition = condition
+        ctx.save_for_backward(condition)  # PyTorch saves it: a second backward raises
+        try:
+            return np.where(condition, a, b)
+        except ValueError:
+            broadcast_shapes(np.shape(condition), np.shape(a), np.shape(b))  # PyTorch's error
+            raise
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp = namespace(grad)
+        zero = np.zeros((), dtype=xp.dtype(grad))
+        grad_other = xp.where(ctx.condition, zero, grad)  # other's first, as PyTorch's
+        return xp.where(ctx.condition, grad, zero), grad_other

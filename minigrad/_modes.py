@@ -11,8 +11,8 @@ afresh (grad on, inference off) the first time the thread touches them.
 - ``grad``: grad mode as ``is_grad_enabled()`` reports it;
 - ``inference``: inside ``inference_mode()``;
 - ``enabled``: ``grad and not inference``, whether a new operation is recorded. Every
-  operation reads this one attribute (``autograd/function.py``), so it is kept
-  precomputed rather than derived on each read.
+  operation reads this one attribute (``autograd/array_apply.py``, ``function.py``), so it
+  is kept precomputed rather than derived on each read.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The loss functions of ``nn.functional`` (mse_loss, cross_entropy, ...), with PyTorch's checks.
 
-Each loss is one node of the graph where PyTorch records one (``ops/loss.py``),
+Each loss is one node of the graph where PyTorch records one (``ops/loss.py``,
+``classification_loss.py``, ``binary_loss.py``),
 or the same few nodes where PyTorch composes it (``l1_loss``, cross entropy with
 class probabilities). The checks run before any computing and their messages,
 warnings included, are PyTorch's; ``reduction`` is ``"mean"``, ``"sum"`` or

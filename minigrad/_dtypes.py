@@ -200,6 +200,20 @@ def promote_zero_dim(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return (zero, dims) if a.ndim == 0 else (dims, zero)
 
 
+def result_dtype(*arrays: np.ndarray) -> np.dtype:
+    """PyTorch's result dtype of several tensors: ``promote_zero_dim``'s rule for any number.
+
+    The 0-d ones count only where their category (bool < integer < float) is above that of
+    every dimensioned one: ``clamp(ones(2), min=tensor(0., dtype=float64))`` is float32.
+    """
+    dims = [a.dtype for a in arrays if a.ndim]
+    zero = [a.dtype for a in arrays if not a.ndim]
+    if not dims or not zero:
+        return np.result_type(*(dims or zero))
+    high, low = np.result_type(*zero), np.result_type(*dims)
+    return high if _CATEGORY[high.kind] > _CATEGORY[low.kind] else low
+
+
 def promote_pair(a, b) -> tuple:
     """``promote_zero_dim`` where it applies (two arrays of different dtypes, exactly one
     0-d); any other pair (a Python number, equal dtypes, equal ranks) as it is."""

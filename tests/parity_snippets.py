@@ -1048,6 +1048,14 @@ _OPS: dict[str, str] = {
         lo = T.tensor([-1., 1., -1.])
         show(T.clamp(x, min=lo), x.clamp(lo, T.tensor(1.5)))
     """,
+    "clamp_with_zero_dim_bounds_of_another_dtype": """
+        x = T.tensor([0.1, 0.9, 2.0], requires_grad=True)
+        lo = T.tensor(0.5, dtype=T.float64, requires_grad=True)
+        y = T.clamp(x, min=lo, max=T.tensor(1.0, dtype=T.float64))
+        y.sum().backward()
+        show(y, x.grad, lo.grad, T.clamp(T.tensor([1, 2, 3]), min=T.tensor(1.5)),
+             T.clamp(T.ones(2, dtype=T.float16), max=T.tensor(0.5, dtype=T.float64)))
+    """,
     "maximum_minimum_ties": """
         a = T.tensor([1., 2., 3.], requires_grad=True)
         b = T.tensor([3., 2., 1.], requires_grad=True)

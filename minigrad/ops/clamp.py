@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import result_dtype
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
 from .namespace import namespace
+
+
+def _in_dtype(values, dtype: np.dtype) -> list:
+    """The arrays in ``dtype``, without a copy where they are in it (a number, or None, as is)."""
+    return [v.astype(dtype, copy=False) if type(v) is np.ndarray else v for v in values]
 
 
 def _clamp(a, lo, hi):
@@ -60,12 +66,14 @@ class ClampTensor(ArrayFunction):
         shapes = [np.shape(v) for v in (a, lo, hi) if v is not None]
         broadcast_shapes(*shapes)  # PyTorch's error when the bounds do not broadcast
         ctx.save_for_backward(a, lo, hi)
-        return _clamp(a, lo, hi)
+        # all three in PyTorch's result dtype: a 0-d float64 bound keeps a float32 x float32
+        ctx.dtype = result_dtype(*[v for v in (a, lo, hi) if type(v) is np.ndarray])
+        return _clamp(*_in_dtype((a, lo, hi), ctx.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        xp = namespace(grad)
-        a, lo, hi = (xp.data(v) for v in ctx.saved_tensors)
+        xp = namespace(grad)  # compared in the forward's dtype, as PyTorch compares
+        a, lo, hi = _in_dtype([xp.data(v) for v in ctx.saved_tensors], ctx.dtype)
         zero = np.zeros((), xp.dtype(grad))
         raised = a if lo is None else np.maximum(a, lo)  # clamp is min(max(a, lo), hi)
         kept = True if hi is None else raised <= hi

@@ -18,7 +18,9 @@ def split_between(grad, a_loses: np.ndarray, b_loses: np.ndarray, tie: np.ndarra
     Each side is zeroed only where it lost, so a nan (which neither wins nor ties)
     passes the gradient to both sides, as in PyTorch.
     """
-    where = namespace(grad).where  # each side halves the gradient itself, as in PyTorch
+    # each side computes its own where(tie, grad / 2, grad), as PyTorch's two formulas do:
+    # under create_graph each side has its own DivBackward1 and WhereBackward0, as there
+    where = namespace(grad).where
     return (
         MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), a_loses),
         MaskedFill.call(where(tie, DivScalar.call(grad, 2), grad), b_loses),

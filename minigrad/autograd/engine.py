@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from heapq import heapify, heappop, heappush
-from typing import Any
 
 import numpy as np
 
@@ -45,17 +44,6 @@ from .node import Node
 from .saved_values import _FREED
 
 __all__ = ["execution_order", "run_backward", "observers"]
-
-_MOVED = ("backward", "grad", "tensor_backward")  # now in backward_api.py
-
-
-def __getattr__(name: str) -> Any:
-    """``from .engine import backward`` (the old place) finds it where it lives now."""
-    if name in _MOVED:
-        from . import backward_api
-
-        return getattr(backward_api, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 observers: list = []  # see minigrad.autograd.graph.register_backward_observer

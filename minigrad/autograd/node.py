@@ -25,27 +25,6 @@ __all__ = ["Node", "RemovableHandle"]
 
 sequence = itertools.count()  # creation order: backward runs the newest ready node first
 
-_MOVED = {  # moved out of this module: the old import path keeps working
-    "AccumulateGrad": "accumulate_grad",
-    "accumulator_of": "accumulate_grad",
-    "node_of": "accumulate_grad",
-    "retain_grad_hook": "accumulate_grad",
-    "sum_to_shape": "accumulate_grad",
-    "BackwardNode": "saved_values",
-    "_FREED": "saved_values",
-    "_SECOND_BACKWARD": "saved_values",
-    "_modified_message": "saved_values",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """``from .node import AccumulateGrad`` (the old place) finds the name where it lives now."""
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 class Node:
     """A node of the backward graph: what ``tensor.grad_fn`` returns.

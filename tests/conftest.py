@@ -63,8 +63,12 @@ def require_program(name: str) -> str:
 
 @pytest.fixture(scope="session")
 def torch():
-    """Real PyTorch, for parity tests."""
-    return require_module("torch")
+    """Real PyTorch, for parity tests, on one thread: its parallel loops raise for whichever
+    chunk's thread fails first (``nll_loss(..., reduction="none")`` with two bad targets
+    names either), while one thread names the first bad element, as minigrad does."""
+    module = require_module("torch")
+    module.set_num_threads(1)
+    return module
 
 
 # -- skips: one summary line on a laptop, failures in CI -----------------------------------

@@ -31,12 +31,11 @@ _ndarray = np.ndarray
 _NUMBERS = frozenset((float, int, bool))
 
 
-def _apply_arrays(cls, *args: Any) -> Tensor:
-    """``ArrayFunction.apply``, the general path: any number of inputs and settings."""
-    n_params = cls.n_params
-    inputs = args[: len(args) - n_params] if n_params else args
+def gather_inputs(inputs: tuple) -> tuple[list, list, bool]:
+    """Each input's array (or number), where its gradient goes (None for a number or a tensor
+    that needs none; used only if the graph is recorded), and whether any input requires grad."""
     values = []
-    nexts = []  # where each input's gradient goes (used only if the graph is recorded)
+    nexts = []
     requires = False
     for x in inputs:
         if isinstance(x, Tensor):
@@ -49,6 +48,14 @@ def _apply_arrays(cls, *args: Any) -> Tensor:
         else:
             values.append(x)
         nexts.append(None)
+    return values, nexts, requires
+
+
+def _apply_arrays(cls, *args: Any) -> Tensor:
+    """``ArrayFunction.apply``, the general path: any number of inputs and settings."""
+    n_params = cls.n_params
+    inputs = args[: len(args) - n_params] if n_params else args
+    values, nexts, requires = gather_inputs(inputs)
     if cls.promotes:
         values[0], values[1] = promote_pair(values[0], values[1])
     ctx = cls._Node()

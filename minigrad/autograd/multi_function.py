@@ -17,11 +17,10 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
-from .accumulate_grad import accumulator_of
+from .array_apply import gather_inputs
 from .function import ArrayFunction, _array_node_run, _array_node_run_graph
 from .multi_output import Gradients, MultiOutput, output_edges
 from .node import sequence
-from .views import view_history
 
 __all__ = ["MultiArrayFunction", "zeros_for"]
 
@@ -42,19 +41,7 @@ class MultiArrayFunction(ArrayFunction):
 def _apply(cls: type[MultiArrayFunction], *args: Any) -> tuple[Tensor, ...]:
     n_params = cls.n_params
     inputs = args[: len(args) - n_params] if n_params else args
-    values, nexts = [], []
-    requires = False
-    for x in inputs:
-        if isinstance(x, Tensor):
-            values.append(x._data)
-            if x._requires_grad:
-                requires = True
-                fn = x._grad_fn if x._base is None else view_history(x)
-                nexts.append(fn if fn is not None else x._accumulator or accumulator_of(x))
-                continue
-        else:
-            values.append(x)
-        nexts.append(None)
+    values, nexts, requires = gather_inputs(inputs)
     ctx = cls._Node()
     token = quiet()
     try:

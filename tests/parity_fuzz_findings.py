@@ -765,4 +765,37 @@ FUZZ_FINDINGS: dict[str, str] = {
                     show(str(e))
         F.cross_entropy(T.ones(0, 2, 3, 3).long(), T.ones(0, 3, 3).long(), reduction="sum")
     """,
+    # A10: nll_loss's node saves its class-index target (PyTorch's _saved_target is the
+    # target itself): changed in place before backward, it raises the version error
+    "nll_loss_target_changed_in_place": """
+        F = T.nn.functional
+        a = T.tensor([-3.43]).expand(2).requires_grad_()
+        d = T.tensor(0)
+        loss = F.cross_entropy(a, d)
+        show(loss.grad_fn._saved_target is d)
+        d.add_(T.tensor(1))
+        loss.backward()
+    """,
+    "nll_loss_saved_target_read_after_a_change": """
+        F = T.nn.functional
+        x = T.ones(3, 4, requires_grad=True)
+        t = T.zeros(3, dtype=T.uint8)
+        loss = F.nll_loss(x, t, reduction="none")
+        t.fill_(1)
+        loss.grad_fn._saved_target
+    """,
+    "nll_loss2d_target_changed_in_place": """
+        F = T.nn.functional
+        x = T.ones(2, 3, 5, requires_grad=True)
+        t = T.zeros(2, 5, dtype=T.int64)
+        loss = F.nll_loss(x, t, reduction="sum")
+        show(loss.grad_fn._saved_target.shape, loss.grad_fn._saved_target._version)
+        t[0, 1] = 2
+        loss.backward()
+    """,
+    "nll_loss2d_of_a_byte_target": """
+        F = T.nn.functional
+        show(F.nll_loss(T.ones(2, 3, 0), T.zeros(2, 0, dtype=T.uint8), reduction="sum"))
+        F.cross_entropy(T.ones(2, 3, 2, 2), T.zeros(2, 2, 2, dtype=T.uint8))
+    """,
 }

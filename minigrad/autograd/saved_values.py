@@ -159,7 +159,8 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     from .._dtypes import from_numpy_dtype
 
     counter, expected, which = node._saved_checks[3 * k : 3 * k + 3]
-    edge = node._next[which] if which >= 0 else None
+    # which: an input (its edge), the output (< 0), or past the edges (nll_loss's target)
+    edge = node._next[which] if 0 <= which < len(node._next) else None
     if edge is not None and getattr(getattr(edge._owner, "_function", None), "is_view", False):
         from .multi_output import multi_view_message  # a saved output of unbind, split ...
 
@@ -167,7 +168,7 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
-    owner = node if which < 0 else node._next[which]
+    owner = node if which < 0 else edge
     if which >= 0 and owner is not None and _is_view_node(owner):
         # a view (its base, or itself, changed in place): PyTorch names the history it
         # regenerates for the view from the changed base, AsStridedBackward0

@@ -153,10 +153,14 @@ def nll_loss(
         kernel = "nll_loss_out_frame" if ndim <= 2 else "nll_loss2d_forward_out_frame"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(input)}'")
     if t.dtype is not _INT64:
+        if ndim > 2 and t.size:  # PyTorch's 2-d kernel reads int64 only
+            raise RuntimeError("expected scalar type Long but found Byte")
         t = t.astype(np.int64)
     if ndim <= 2 or ndim == 4:
         op = NLL.NllLoss if ndim <= 2 else NLL.NllLoss2d
-        return op.apply(input, t, w, ignore_index, reduction)
+        loss = op.apply(input, t, w, ignore_index, reduction)
+        NLL.save_target(loss, target)
+        return loss
     # 3-D or 5-D and more: PyTorch views them as (N, C, 1, rest) and uses the 2-D kernel
     n, c = input.shape[0], input.shape[1]
     out_shape = (n, *input.shape[2:])
@@ -164,6 +168,7 @@ def nll_loss(
     flat = S.View.apply(input.contiguous(), (n, c, 1, -1) if input._data.size else (n, c, 0, 0))
     t = t.reshape((n, 1, -1) if t.size else (n, 0, 0))
     loss = NLL.NllLoss2d.apply(flat, t, w, ignore_index, reduction)
+    NLL.save_target(loss, S.View.apply(target.contiguous(), t.shape))  # as PyTorch saves it
     return S.View.apply(loss, out_shape) if reduction == "none" else loss
 
 

@@ -30,7 +30,7 @@ def _reduce_dtype(input, dtype, mean: bool):
             "mean(): could not infer output dtype. Optional dtype must be either a floating "
             f"point or complex dtype. Got: {LEGACY_NAMES[target]}"
         )
-    if target.kind != "f" and input._requires_grad and is_grad_enabled():
+    if target.kind != "f" and input.requires_grad and is_grad_enabled():
         raise RuntimeError(f"Autograd not support dtype: {LEGACY_NAMES[target]}")
     return target
 

@@ -17,7 +17,7 @@ import numpy as np
 from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
 from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
 from .accumulate_grad import accumulator_of, sum_to_shape
 from .node import sequence
@@ -44,6 +44,10 @@ def gather_inputs(inputs: tuple) -> tuple[list, list, bool]:
                 requires = True
                 fn = x._grad_fn if x._base is None else view_history(x)
                 nexts.append(fn if fn is not None else x._accumulator or accumulator_of(x))
+                continue
+            if x._base is not None and x._base._requires_grad:  # follows_base: no edge of its
+                requires = True  # own, unless its base changed in place since
+                nexts.append(view_history(x))
                 continue
         else:
             values.append(x)
@@ -114,7 +118,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
                 out = out.astype(get_default_dtype().numpy)
         finally:
             loud(token)
-    requires = a._requires_grad and _grad_state.enabled
+    requires = (a._requires_grad or follows_base(a)) and _grad_state.enabled
     result = new_tensor(out, ctx if requires else None, requires)
     if cls.is_view:  # same memory as ``a``: same version counter
         result._vc = a._vc
@@ -123,7 +127,9 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     if not requires:
         return result
     fn = a._grad_fn if a._base is None else view_history(a)
-    ctx._next = (fn if fn is not None else a._accumulator or accumulator_of(a),)
+    if fn is None:
+        fn = a._accumulator or (accumulator_of(a) if a._requires_grad else None)
+    ctx._next = (fn,)
     ctx._seq = next(sequence)
     if _anomaly.enabled:
         anomaly_mode.remember_forward(ctx)
@@ -142,10 +148,14 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     ctx = cls._Node()
     if isinstance(a, Tensor):
         ad, ar = a._data, a._requires_grad
+        if not ar and a._base is not None:  # follows_base, inlined
+            ar = a._base._requires_grad
     else:
         ad, ar = a, False
     if isinstance(b, Tensor):
         bd, br = b._data, b._requires_grad
+        if not br and b._base is not None:
+            br = b._base._requires_grad
     else:
         bd, br = b, False
     if (  # promote_pair, inlined: this is the hot path of every + - * /
@@ -172,12 +182,12 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     result = new_tensor(out, ctx, True)
     if ar:
         fn = a._grad_fn if a._base is None else view_history(a)
-        fa = fn if fn is not None else a._accumulator or accumulator_of(a)
+        fa = fn if fn is not None else a._accumulator or _leaf_edge(a)
     else:
         fa = None
     if br:
         fn = b._grad_fn if b._base is None else view_history(b)
-        fb = fn if fn is not None else b._accumulator or accumulator_of(b)
+        fb = fn if fn is not None else b._accumulator or _leaf_edge(b)
     else:
         fb = None
     ctx._next = (fa, fb)
@@ -210,6 +220,11 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     if sa is not None or sb is not None:
         ctx._shapes = (sa, sb)
     return result
+
+
+def _leaf_edge(x: Tensor):
+    """A leaf's AccumulateGrad; None for a view that requires grad only through its base."""
+    return accumulator_of(x) if x._requires_grad else None
 
 
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:

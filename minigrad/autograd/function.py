@@ -129,7 +129,7 @@ class Function:
     def apply(cls, *args: Any) -> Any:
         """Run forward and, if any Tensor input requires grad, record a node."""
         requires = _grad_state.enabled and any(
-            isinstance(a, Tensor) and a._requires_grad for a in args
+            isinstance(a, Tensor) and a.requires_grad for a in args
         )
         ctx = cls._Node()
         ctx._next = tuple(

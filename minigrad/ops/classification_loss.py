@@ -18,7 +18,7 @@ from ..autograd.saved_values import (
     _SECOND_BACKWARD,
     _modified_message,
 )
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, follows_base, new_tensor
 from ._common import positions
 from ._short_path import edge, node
 from .namespace import namespace
@@ -51,7 +51,7 @@ class NllLoss(ArrayFunction):
             return ArrayFunction.apply.__func__(
                 cls, log_probs, target, weight, ignore_index, reduction
             )
-        requires = log_probs._requires_grad and _grad_state.enabled
+        requires = (log_probs._requires_grad or follows_base(log_probs)) and _grad_state.enabled
         ctx = node(cls, (edge(log_probs),)) if requires else cls._Node()
         token = quiet()
         try:

@@ -19,7 +19,7 @@ from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_output import multi_view_error, multi_view_of
 from ..autograd.views import rebase_view, view_history
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, follows_base, new_tensor
 from . import arithmetic as A
 from ._common import LEGACY_NAMES, broadcast_shapes, check_expand
 from .getitem import apply_slicing, as_numpy_index, getitem, index_key
@@ -52,7 +52,7 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
     if t._requires_grad:
         return True
     for o in others:  # a loop, not any(): this runs on every optimizer update
-        if isinstance(o, Tensor) and o._requires_grad:
+        if isinstance(o, Tensor) and (o._requires_grad or follows_base(o)):
             return True
     return False
 
@@ -352,8 +352,8 @@ def setitem(t: Tensor, index, value) -> Tensor:
         target._data.shape,
         value._data.dtype if isinstance(value, Tensor) else t._data.dtype,
     )
-    grad_value = isinstance(value, Tensor) and value._requires_grad
-    if _grad_state.enabled and (t._requires_grad or grad_value):
+    grad_value = isinstance(value, Tensor) and value.requires_grad
+    if _grad_state.enabled and (t._requires_grad or follows_base(t) or grad_value):
         _record_setitem(t, index, value)
     else:  # nothing to record
         value = value._data if isinstance(value, Tensor) else value

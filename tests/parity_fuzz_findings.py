@@ -798,4 +798,40 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(F.nll_loss(T.ones(2, 3, 0), T.zeros(2, 0, dtype=T.uint8), reduction="sum"))
         F.cross_entropy(T.ones(2, 3, 2, 2), T.zeros(2, 2, 2, dtype=T.uint8))
     """,
+    # NEW at d28ae5b: flatten of a tensor with no elements (a -1 would be ambiguous)
+    "flatten_of_an_empty_tensor": """
+        a = T.zeros(2, 0, 1, 2, requires_grad=True)
+        for start, end in ((2, 3), (0, -1), (1, 2), (0, 1), (1, 3)):
+            show(T.flatten(a, start, end))
+    """,
+    # NEW at d28ae5b: copy_ of nan or a float out of range into an integer tensor: no warning
+    "copy_of_floats_out_of_range_into_integers": """
+        t = T.zeros(3, dtype=T.int64)
+        t.copy_(T.tensor([3e38, float("nan"), 2.5], dtype=T.float64))
+        u = T.zeros(2, dtype=T.int32).copy_(T.tensor([float("inf"), -2.5]))
+        show(t[2], u[1])
+    """,
+    # G1: expand's gradient to a 0-d tensor is a sum, even from 0-d (PyTorch's sum_to), and
+    # l1_loss broadcasts its operands first (ExpandBackward0), as mse_loss and smooth_l1 do
+    "expand_to_zero_dim_under_create_graph": """
+        x = T.tensor(2., requires_grad=True)
+        (g,) = T.autograd.grad(x.expand(()), x, T.tensor(1., requires_grad=True), create_graph=True)
+        graph(g)
+        show(x.sum_to_size(()), x.sum_to_size(()) is x)
+        a = T.tensor([[-6.0, 1.6]])
+        k = T.tensor(-1.3, requires_grad=True)
+        t = T.nn.functional.smooth_l1_loss(a, k).expand_as(k) ** 2
+        (g,) = T.autograd.grad(t, k, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), k, create_graph=True)
+        show(h)
+        graph(h)
+    """,
+    "l1_loss_broadcasts_its_operands": """
+        F = T.nn.functional
+        a = T.ones(2, 3, requires_grad=True)
+        e = T.tensor(1., requires_grad=True)
+        for loss in (F.l1_loss(a, e), F.l1_loss(e, a, reduction="none"), F.l1_loss(a, e * 1)):
+            show(loss)
+            graph(loss)
+    """,
 }

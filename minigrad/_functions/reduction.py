@@ -202,7 +202,7 @@ def sum_to_size(input, *size):
     dims = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and have[i + lead] != 1
     )
-    if not shape and have:  # down to a scalar: the sum of everything (SumBackward0)
+    if not shape:  # down to a scalar: the sum of everything (SumBackward0), even from 0-d
         return R.Sum.apply(input)
     out = R.SumDim.apply(input, dims, True) if dims else input
     return S.View.apply(out, shape) if lead else out

@@ -102,7 +102,7 @@ def l1_loss(
     """Mean absolute error: PyTorch 2.x records abs(input - target), then mean or sum."""
     _warn_shape(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
-    _broadcast_shape(input._data.shape, target._data.shape)
+    input, target = _broadcast_both(input, target)  # torch.broadcast_tensors: ExpandBackward0
     loss = FA.abs(FA.sub(input, target))
     if reduction == "mean":
         return FR.mean(loss)
@@ -284,6 +284,11 @@ def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     if input._data.shape == target._data.shape:
         return input, target
     _warn_shape(input, target)
+    return _broadcast_both(input, target)
+
+
+def _broadcast_both(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """PyTorch's ``broadcast_tensors``: each side expanded where its shape differs."""
     shape = _broadcast_shape(input._data.shape, target._data.shape)
     if input._data.shape != shape:
         input = S.Expand.apply(input, shape)

@@ -273,7 +273,11 @@ def copy_(t: Tensor, src) -> Tensor:
     if t._data.dtype.kind in "biu":  # PyTorch's copy_ records nothing into a tensor that
         if type(t._vc) is not list:  # cannot require grad (fill_ and the others do)
             check_inference(t)
-        _write(t, Copy.forward(None, t._data, src._data))
+        token = quiet()  # nan or a float out of range cast to an integer: no numpy warning
+        try:
+            _write(t, Copy.forward(None, t._data, src._data))
+        finally:
+            loud(token)
         return t
     return apply_inplace(Copy, t, src)
 

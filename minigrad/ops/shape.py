@@ -315,4 +315,6 @@ class Expand(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        if not ctx.shape and type(grad) is not np.ndarray:  # PyTorch's sum_to: down to 0-d it
+            return grad.sum()  # sums, even from 0-d (SumBackward0 under create_graph)
         return namespace(grad).sum_to_shape(grad, ctx.shape)

@@ -28,12 +28,6 @@ OPEN: tuple[Open, ...] = (
         r"|addmm|matmul):",
     ),
     Open("V1 -0.0, nan and rounding in values and printed text", r"^(repr|values) @"),
-    # nll_loss keeps its target as a setting, not watched: PyTorch saves it and raises when it
-    # is changed in place before backward
-    Open(
-        "A10 nll_loss's target changed in place",
-        r"^raises @ wrong_twice: torch RuntimeError / minigrad RuntimeError: one of the variables",
-    ),
 )
 
 

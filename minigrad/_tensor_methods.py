@@ -93,11 +93,13 @@ from .autograd.views import view_history
 from .ops import activation as ACT
 from .ops import arithmetic as A
 from .ops import clamp as CL
+from .ops import fill as FILL
 from .ops import getitem as GI
 from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import powers as POW
 from .ops import selection as SEL
+from .ops import setitem as SET
 from .ops import unary as U
 from .tensor import Tensor
 
@@ -328,7 +330,7 @@ METHODS: dict[str, Any] = {
     "dot": dot,
     # indexing
     "__getitem__": GI.getitem,
-    "__setitem__": IP.setitem,
+    "__setitem__": SET.setitem,
     "_as_strided_region": lambda self, key: I.AsStridedRegion.apply(self, key),  # CopySlices
     "__iter__": _iter,
     "unbind": unbind,
@@ -376,9 +378,9 @@ METHODS: dict[str, Any] = {
     "tanh_": _unary_inplace(U.Tanh),
     "sqrt_": _unary_inplace(U.Sqrt),
     "abs_": _unary_inplace(U.Abs),
-    "zero_": IP.zero_,
-    "fill_": IP.fill_,
-    "copy_": IP.copy_,
+    "zero_": FILL.zero_,
+    "fill_": FILL.fill_,
+    "copy_": FILL.copy_,
     "__iadd__": _inplace(A.Add),
     "__isub__": _inplace(A.Sub),
     "__imul__": _inplace(A.Mul),

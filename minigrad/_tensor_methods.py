@@ -97,8 +97,8 @@ from .ops import fill as FILL
 from .ops import getitem as GI
 from .ops import indexing as I
 from .ops import inplace as IP
+from .ops import masked as MASK
 from .ops import powers as POW
-from .ops import selection as SEL
 from .ops import setitem as SET
 from .ops import unary as U
 from .tensor import Tensor
@@ -228,8 +228,8 @@ def _legacy_constructor(cls, *args, **kwargs):
 
 def _masked_fill_(self, mask, value):
     if isinstance(value, Tensor):
-        return IP.apply_inplace(SEL.MaskedFillTensor, self, value, mask._data)
-    return IP.apply_inplace(SEL.MaskedFill, self, mask._data, value)
+        return IP.apply_inplace(MASK.MaskedFillTensor, self, value, mask._data)
+    return IP.apply_inplace(MASK.MaskedFill, self, mask._data, value)
 
 
 def _cuda(self, *args, **kwargs):

@@ -118,4 +118,3 @@ def copy_(t: Tensor, src) -> Tensor:
         write_into(t, Copy.forward(None, t._data, src._data))
         return t
     return apply_inplace(Copy, t, src)
-

@@ -46,4 +46,3 @@ def check_number_fits(value, dtype: np.dtype, filling: bool):
     if dtype.kind == "u" and isinstance(value, int) and value < 0:
         return value % (int(np.iinfo(dtype).max) + 1)  # two's complement, as C casts it
     return value
-

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._typename import type_name
+from ..ops import bmm as BMM
 from ..ops import gather_scatter as GS
-from ..ops import linalg as L
 from ..ops import masked as MASK
 from ..ops import normal as NORMAL
 from ..ops import powers as POW
@@ -114,7 +114,7 @@ def square(input: Tensor) -> Tensor:
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """A batch of matrix products: ``(b, n, m)`` and ``(b, m, p)`` give ``(b, n, p)``."""
-    return L.Bmm.apply(input, mat2)
+    return BMM.Bmm.apply(input, mat2)
 
 
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorch's name

@@ -834,4 +834,53 @@ FUZZ_FINDINGS: dict[str, str] = {
             show(loss)
             graph(loss)
     """,
+    # G1: prod() of a 0-d tensor: its gradient is the gradient itself (no out / x, no graph)
+    "prod_of_a_zero_dim_tensor_under_create_graph": """
+        a = T.tensor(2.1, requires_grad=True)
+        a.prod().exp().backward(create_graph=True)
+        show(a.grad)
+        graph(a.grad)
+        b = T.tensor(float("inf"), requires_grad=True)
+        b.prod().backward()
+        show(b.grad)
+    """,
+    # G1: amax/amin of a 0-d tensor along a dim: PyTorch's gradient has that dim back (size 1),
+    # and its engine sums it to 0-d (SumBackward0)
+    "amax_of_a_zero_dim_tensor_along_a_dim": """
+        a = T.tensor(3., requires_grad=True)
+        for kw in ({}, {"dim": -1}, {"dim": (0,)}, {"dim": 0, "keepdim": True}, {"dim": ()}):
+            for r in (a.amax(**kw), a.amin(**kw)):
+                (g,) = T.autograd.grad(r, a, T.tensor(1., requires_grad=True), create_graph=True)
+                show(g)
+                graph(g)
+    """,
+    # G1: an in-place op saves a clone of its input (PyTorch's original self): a gradient's
+    # graph reads it through CloneBackward0
+    "inplace_op_saves_a_clone_of_its_input": """
+        a = T.tensor([1., -2.], requires_grad=True)
+        x = a.clone()
+        x.abs_()
+        s = x.grad_fn._saved_self
+        show(s, x.grad_fn._saved_self is s)
+        y = a * 1
+        w = T.tensor([3., 4.], requires_grad=True)
+        y.mul_(w)
+        (g,) = T.autograd.grad(y.sum(), w, create_graph=True)
+        graph(g)
+        (h,) = T.autograd.grad(x.sigmoid().sum(), a, create_graph=True)
+        graph(h)
+    """,
+    # NEW at d28ae5b: cat's gradient for a 1-d empty input is new zeros (no graph); the others
+    # are narrowed (SliceBackward0, even over the whole gradient)
+    "cat_with_one_dim_empty_inputs": """
+        a = T.zeros(0, requires_grad=True)
+        b = T.ones(2, requires_grad=True)
+        y = T.cat([a, b])
+        g = T.autograd.grad(y, [a, b], T.ones(2, requires_grad=True), create_graph=True)
+        show(g)
+        graph(g[1])
+        y = T.cat([a, T.ones(2, 1, requires_grad=True), a], 1)
+        y.sum().backward()
+        show(y, a.grad)
+    """,
 }

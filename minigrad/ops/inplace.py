@@ -128,6 +128,8 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     """Run ``op(t, *args)`` and store the result in ``t`` itself."""
     if check_inplace(t, args):
         result = op.apply(_snapshot(t), *args)
+        if result._grad_fn is not None:  # its saved input is a clone (double_backward)
+            result._grad_fn._inplace = True
         if result._data.shape != t._data.shape:
             raise RuntimeError(
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "

@@ -883,4 +883,20 @@ FUZZ_FINDINGS: dict[str, str] = {
         y.sum().backward()
         show(y, a.grad)
     """,
+    # NEW at d28ae5b: a float times (or over) an integer or bool tensor is computed, and saved,
+    # in the float's dtype, so its gradient stays float32 (numpy: float64; then bmm refused it)
+    "mul_of_a_float_and_an_integer_tensor": """
+        x = T.tensor([1.1, -2.3, 3e38, 0.1], requires_grad=True)
+        i = T.tensor([16777217, 3, 2, -7])
+        show(x * i, i * x, x / i, i / x, x * T.tensor([True, False, True, True]))
+        seen = []
+        m = x * 1
+        m.register_hook(lambda g: seen.append(g.dtype))
+        (m * i / i).sum().backward()
+        show(x.grad, seen)
+        b = T.ones(2, 3, 4, requires_grad=True)
+        v = (b @ T.ones(2, 4, 1)).norm().max(-1)
+        (v.values * v.indices).backward()
+        show(b.grad)
+    """,
 }

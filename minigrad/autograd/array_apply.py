@@ -158,13 +158,11 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
             br = b._base._requires_grad
     else:
         bd, br = b, False
-    if (  # promote_pair, inlined: this is the hot path of every + - * /
-        type(ad) is _ndarray
-        and type(bd) is _ndarray
-        and ad.dtype is not bd.dtype
-        and (ad.ndim == 0) is not (bd.ndim == 0)
-    ):
-        ad, bd = promote_zero_dim(ad, bd)
+    if type(ad) is _ndarray and type(bd) is _ndarray and ad.dtype is not bd.dtype:
+        if (ad.ndim == 0) is not (bd.ndim == 0):  # promote_pair, inlined: the hot path
+            ad, bd = promote_zero_dim(ad, bd)
+        elif cls.float_operands and (ad.dtype.kind == "f") is not (bd.dtype.kind == "f"):
+            ad, bd = _float_pair(ad, bd)
     token = quiet()
     try:
         out = cls.forward(ctx, ad, bd)
@@ -220,6 +218,14 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     if sa is not None or sb is not None:
         ctx._shapes = (sa, sb)
     return result
+
+
+def _float_pair(a: np.ndarray, b: np.ndarray) -> tuple:
+    """A float and an integer (or bool) array of the same rank: both in the float's dtype,
+    as PyTorch computes them (numpy would compute float32 with int64 in float64)."""
+    if a.dtype.kind == "f":
+        return a, b.astype(a.dtype)
+    return a.astype(b.dtype), b
 
 
 def _leaf_edge(x: Tensor):

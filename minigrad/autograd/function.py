@@ -248,7 +248,10 @@ class ArrayFunction(Function):
       gradient needs is not kept (None), so changing it in place later is no error;
     - ``promotes``: two tensor inputs, elementwise (``where``, ``add(alpha=)``): a 0-d one
       follows PyTorch's type promotion (``promote_pair``), as every binary operator does
-      (the two-input short path always applies it).
+      (the two-input short path always applies it);
+    - ``float_operands``: a float and an integer operand are computed, and saved, in the
+      float's dtype, as PyTorch does (``mul``, ``div``: their gradients multiply by the
+      saved operand, and must stay in the gradient's dtype).
 
     ``call(*args)`` is how a backward formula uses another op (``TanhBackward``): on
     arrays it runs that op's forward and nothing else; on Tensors it records it.
@@ -268,6 +271,7 @@ class ArrayFunction(Function):
     saved_when: tuple[int | None, ...] | None = None
     saved_settings: dict[str, str] = {}
     promotes = False
+    float_operands = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

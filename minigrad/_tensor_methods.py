@@ -42,6 +42,7 @@ from ._functions.arithmetic import (
     tanh,
 )
 from ._functions.comparison import _all, _any, _bitwise, _compare, _invert, allclose, isclose
+from ._functions.elementwise import METHODS as _ELEMENTWISE
 from ._functions.joining import _iter, unbind, where
 from ._functions.linalg import dot, matmul, mm, mv
 from ._functions.reduction import (
@@ -410,6 +411,8 @@ METHODS: dict[str, Any] = {
     "cpu": lambda self, memory_format=None: self,
     "cuda": _cuda,
 }
+
+METHODS.update(_ELEMENTWISE)  # floor, log1p, ... and their in-place forms
 
 for _name, _impl in METHODS.items():
     setattr(Tensor, _name, _impl)

@@ -3,8 +3,8 @@
 floor, ceil and trunc are flat between whole numbers, so PyTorch defines their gradient as
 zero everywhere (``zeros_like(grad)``: no saved value). Of an integer tensor each returns the
 integers unchanged, in their dtype (numpy would give float64); a bool tensor has no kernel.
-frac is ``x - trunc(x)``: slope 1, so its gradient is ``grad`` itself. ``round`` is in
-``selection.py``.
+frac is ``x - trunc(x)``: slope 1, so its gradient is ``grad`` itself. round (to even, or
+to ``decimals`` places) is the fourth step function.
 """
 
 from __future__ import annotations
@@ -81,3 +81,38 @@ class Frac(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         return grad
+
+
+class Round(ArrayFunction):
+    """Round half to even; the gradient is zero almost everywhere, as PyTorch says."""
+
+    node_name = "RoundBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        if a.dtype == np.bool_:  # integers come back as they are; bools have no kernel
+            raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
+        return np.round(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return namespace(grad).zeros_like(grad)
+
+
+class RoundDecimals(ArrayFunction):
+    node_name = "RoundBackward1"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, decimals):
+        if a.dtype.kind != "f":
+            raise NotImplementedError(
+                f"\"round_cpu\" not implemented for '{LEGACY_NAMES[a.dtype]}'"
+            )
+        scale = np.asarray(10.0**decimals, a.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.round(a * scale) / scale
+
+    @staticmethod
+    def backward(ctx, grad):
+        return namespace(grad).zeros_like(grad)

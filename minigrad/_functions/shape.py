@@ -58,10 +58,10 @@ def flatten(input, start_dim=0, end_dim=-1):
     if start == end:
         return input
     shape = input.shape
-    flat = 1  # the product, not -1: a size-0 tensor's -1 would be ambiguous
+    size = 1  # not -1: a size-0 dimension elsewhere would make -1 ambiguous
     for n in shape[start : end + 1]:
-        flat *= n
-    return reshape(input, shape[:start] + (flat,) + shape[end + 1 :])
+        size *= n
+    return reshape(input, shape[:start] + (size,) + shape[end + 1 :])
 
 
 def squeeze(input, dim=None):

@@ -105,21 +105,10 @@ def _saved_value(node: BackwardNode, k: int) -> Tensor | None:
         raise RuntimeError(_modified_message(node, k))
     if which < 0:
         return _tied(value, output_node(node, which), counter)
-    fn = node._next[which]
-    value = fn.variable if type(fn) is AccumulateGrad else _tied(value, fn, counter)
-    if which == 0 and fn is not None and "_inplace" in node.__dict__:
-        return original_self(node, value)
-    return value
-
-
-def original_self(node: BackwardNode, value: Tensor) -> Tensor:
-    """What an in-place op (``abs_``, ``mul_`` ...) saved of its input: PyTorch saves
-    ``self.clone()`` before writing, so the gradient's graph reads it through a
-    ``CloneBackward0`` of the input's history, one per node (made the first time)."""
-    clone = node.__dict__.get("_self_clone")
-    if clone is None:
-        clone = node._self_clone = value.clone()
-    return clone
+    fn = node._next[which] if which else getattr(node, "_self_clone", node._next[0])
+    if type(fn) is AccumulateGrad:
+        return fn.variable
+    return _tied(value, fn, counter)
 
 
 def _array_node_run_graph(self: BackwardNode, grad: Tensor) -> tuple:
@@ -172,16 +161,14 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
                 value = value if not isinstance(value, np.ndarray) else new_tensor(value)
             elif which < 0:
                 value = _tied(value, output_node(node, which), counter)
-            else:
-                fn = node._next[which]
+            else:  # an in-place op's old self: PyTorch saved a clone (``_self_clone``)
+                fn = node._next[which] if which else getattr(node, "_self_clone", node._next[0])
                 if fn is None:
                     value = _tied(value, None, counter)
                 elif type(fn) is AccumulateGrad:
                     value = fn.variable
                 else:
                     value = _tied(value, fn, counter)
-                if which == 0 and fn is not None and "_inplace" in node.__dict__:
-                    value = original_self(node, value)
             tensors.append(value)
         node._saved = tuple(tensors)
 

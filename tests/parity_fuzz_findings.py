@@ -913,4 +913,29 @@ FUZZ_FINDINGS: dict[str, str] = {
         (v.values * v.indices).backward()
         show(b.grad)
     """,
+    # G1/N1: a float input of another dtype than its op's result: PyTorch's engine casts its
+    # gradient at that node (ToCopyBackward0 under create_graph), so a float32 mm after a
+    # float64 add takes a float32 gradient (minigrad cast at the leaf, and mm refused it)
+    "gradient_cast_to_the_input_dtype_at_the_node": """
+        x = T.tensor([1.5, -2.], requires_grad=True)
+        y = T.tensor([0.5, 3.], dtype=T.float64, requires_grad=True)
+        z = T.tensor(2., dtype=T.float64, requires_grad=True)
+        for r in (x * y, x + y, T.add(x, y, alpha=0.5), x * z, T.where(x > 0, x, y), x / y):
+            gs = T.autograd.grad(r.sum(), [x, y, z], create_graph=True, allow_unused=True)
+            show(gs)
+            for g in gs:
+                if g is not None:
+                    graph(g)
+        seen = []
+        h = x * 1
+        h.register_hook(lambda g: seen.append(g.dtype))
+        (h * y).sum().backward()
+        show(seen, x.grad)
+        a = T.tensor([[5.1]], requires_grad=True)
+        f = T.tensor([[3.0, -1.0]], requires_grad=True)
+        t = T.add(T.matmul(a, f), T.tensor([[-1.0, 1.42]], dtype=T.float64), alpha=0.5)
+        (g,) = T.autograd.grad(t, a, T.ones_like(t).requires_grad_(), create_graph=True)
+        show(g)
+        graph(g)
+    """,
 }

@@ -21,7 +21,7 @@ from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
 from .accumulate_grad import accumulator_of, sum_to_shape
 from .node import sequence
-from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode
+from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, WithCasts, with_casts
 from .views import view_history
 
 _grad_state = grad_mode.state
@@ -91,7 +91,18 @@ def _apply_arrays(cls, *args: Any) -> Tensor:
             ctx._record_versions(inputs, values, result)
         if cls.broadcasts:
             ctx._shapes = tuple([v.shape if type(v) is _ndarray else None for v in values])
+        if cls.promotes or cls.broadcasts:  # an input of another float dtype than the result
+            casts = [_cast_to(x, out.dtype) for x in inputs]
+            if any(casts):
+                ctx._shapes = with_casts(ctx._shapes or (None,) * len(casts), casts)
     return result
+
+
+def _cast_to(x: Any, dtype: np.dtype) -> np.dtype | None:
+    """The dtype ``x``'s gradient is cast to: its own, if it requires grad and differs."""
+    if isinstance(x, Tensor) and x._data.dtype != dtype and x._data.dtype.kind == "f":
+        return x._data.dtype if x._requires_grad or follows_base(x) else None
+    return None
 
 
 def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
@@ -158,7 +169,9 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
             br = b._base._requires_grad
     else:
         bd, br = b, False
+    mixed = None
     if type(ad) is _ndarray and type(bd) is _ndarray and ad.dtype is not bd.dtype:
+        mixed = (ad.dtype, bd.dtype)  # their gradients may need a cast (WithCasts)
         if (ad.ndim == 0) is not (bd.ndim == 0):  # promote_pair, inlined: the hot path
             ad, bd = promote_zero_dim(ad, bd)
         elif cls.float_operands and (ad.dtype.kind == "f") is not (bd.dtype.kind == "f"):
@@ -208,6 +221,13 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
             ctx._saved_checks = (va, va[0], 0, vb, vb[0], 1)
         else:
             ctx._record_versions((a, b), (ad, bd), result)
+    if mixed is not None:
+        casts = [
+            d if r and d != out.dtype and d.kind == "f" else None for d, r in zip(mixed, (ar, br))
+        ]
+        if any(casts):
+            ctx._shapes = with_casts((ad.shape if ar else None, bd.shape if br else None), casts)
+            return result
     if ar and br and ad.shape == bd.shape:  # the same shape: nothing was broadcast
         return result
     if type(bd) in _NUMBERS or type(ad) in _NUMBERS:  # x * 2.0: the tensor's shape
@@ -249,6 +269,10 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
                 for g, s in zip(grads, shapes)
             ]
         )
+        if type(shapes) is WithCasts:
+            grads = tuple(
+                [g if d is None or g is None else g.astype(d) for g, d in zip(grads, shapes.dtypes)]
+            )
     return grads
 
 

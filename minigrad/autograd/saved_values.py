@@ -131,6 +131,21 @@ class BackwardNode(Node):
         self._saved_checks = tuple(checks)
 
 
+class WithCasts(tuple):
+    """``_shapes`` of a node whose float inputs differ in dtype from its result (``x32 +
+    y64``): the shape to sum each gradient back to, and in ``dtypes`` the dtype to cast it to
+    (None: none). PyTorch's engine casts a gradient to its input's dtype at the node that
+    made it (``ToCopyBackward0`` under create_graph), not at the leaf."""
+
+    dtypes: tuple
+
+
+def with_casts(shapes: tuple, dtypes) -> WithCasts:
+    result = WithCasts(shapes)
+    result.dtypes = tuple(dtypes)
+    return result
+
+
 _NOT_KEPT = (None, -1, 0)  # _saved_checks of a value no gradient needed (``saved_when``)
 _UNWATCHED = (None, 0, 0)  # ... of a number, or an array that is neither input nor output
 _INFERENCE_SAVED = (

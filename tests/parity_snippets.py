@@ -1799,3 +1799,7 @@ SNIPPETS.update(REPRODUCERS)
 from parity_fuzz_findings import FUZZ_FINDINGS  # noqa: E402 - the fuzzer's findings, same harness
 
 SNIPPETS.update(FUZZ_FINDINGS)
+
+from parity_elementwise import ELEMENTWISE  # noqa: E402 - the elementwise ops of the fuzzer's table
+
+SNIPPETS.update(ELEMENTWISE)

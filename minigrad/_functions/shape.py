@@ -58,7 +58,10 @@ def flatten(input, start_dim=0, end_dim=-1):
     if start == end:
         return input
     shape = input.shape
-    return reshape(input, shape[:start] + (-1,) + shape[end + 1 :])
+    size = 1  # not -1: a size-0 dimension elsewhere would make -1 ambiguous
+    for n in shape[start : end + 1]:
+        size *= n
+    return reshape(input, shape[:start] + (size,) + shape[end + 1 :])
 
 
 def squeeze(input, dim=None):

@@ -18,6 +18,11 @@ from ._args import _check_ints, _is_int, _overloads, _shape_args
 
 
 def view(input, *shape):
+    for s in shape:  # the usual x.view(-1, 30): Python ints, nothing to read or check
+        if type(s) is not int:
+            break
+    else:
+        return S.View.apply(input, shape)
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
         if isinstance(shape[0], dtype):
             raise NotImplementedError("minigrad does not reinterpret memory as another dtype")

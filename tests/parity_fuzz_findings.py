@@ -951,4 +951,12 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(g)
         graph(g)
     """,
+    "cross_entropy_of_a_batch_target_changed_in_place": """
+        x = T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)
+        t = T.tensor([2, 0])
+        loss = T.nn.functional.cross_entropy(x, t)
+        show(loss.grad_fn._saved_target is t, loss.grad_fn._saved_self)
+        t[1] = 1
+        loss.backward()
+    """,
 }

@@ -1790,3 +1790,7 @@ SNIPPETS.update(REPRODUCERS)
 from parity_fuzz_findings import FUZZ_FINDINGS  # noqa: E402 - the fuzzer's findings, same harness
 
 SNIPPETS.update(FUZZ_FINDINGS)
+
+from parity_shape_ops import SHAPE_OPS  # noqa: E402 - logsumexp, flip, roll, sort, topk ...
+
+SNIPPETS.update(SHAPE_OPS)

@@ -302,6 +302,21 @@ _OPS = {
         "x, p, weight=b4.detach(), pos_weight=b4.detach().abs(), reduction='none')"
     ),
     "linear": "T.nn.functional.linear(x, m.t(), b)",
+    # tests/parity_shape_ops.py's ops
+    "logsumexp": "x.logsumexp(1) * b4[:3]",
+    "logsumexp_dims_keepdim": "T.logsumexp(x * y, (0, -1), keepdim=True)",
+    "flip": "x.flip(0, 1) * y",
+    "roll": "x.roll((1, -1), (0, 1)) * y",
+    "roll_flat": "T.roll(x * y, 2)",
+    "mT": "x.mT * y.mT",
+    "sort": "x.sort(1).values * y",
+    "sort_stable_descending": "(x * y).sort(dim=0, descending=True, stable=True)[0]",
+    "topk": "x.topk(2).values * x[:, :2]",
+    "topk_smallest_dim0": "T.topk(x * y, 2, 0, largest=False)[0]",
+    "clamp_min": "x.clamp_min(0.1) * x",
+    "clamp_max_tensor": "x.clamp_max(y) * x",
+    "clamp_min_tensor": "T.clamp_min(x, c1) * y",
+    "squeeze_dims": "(x.unsqueeze(1) * y.unsqueeze(1)).squeeze((1, -1))",
 }
 _SETUP = """
 rng = np.random.default_rng(1)

@@ -6,6 +6,7 @@ Tensor methods they are bound to (``x.view(2, 3)``, ``x.T``, ``x.type()``).
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from .._dtypes import check_device, dtype, to_numpy_dtype
@@ -58,10 +59,14 @@ def flatten(input, start_dim=0, end_dim=-1):
     if start == end:
         return input
     shape = input.shape
-    return reshape(input, shape[:start] + (-1,) + shape[end + 1 :])
+    merged = math.prod(shape[start : end + 1])  # not -1: a tensor of no elements has no -1
+    return reshape(input, shape[:start] + (merged,) + shape[end + 1 :])
 
 
 def squeeze(input, dim=None):
+    if isinstance(dim, (tuple, list)):  # several dims: one node (SqueezeBackward2)
+        _check_ints("squeeze", "dim", dim)
+        return S.SqueezeDims.apply(input, tuple(dim))
     return S.Squeeze.apply(input) if dim is None else S.SqueezeDim.apply(input, dim)
 
 

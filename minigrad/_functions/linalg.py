@@ -8,8 +8,10 @@ the graph.
 from __future__ import annotations
 
 from .._shapes import broadcast_shapes
+from ..ops import bmm as BMM
 from ..ops import linalg as L
 from ..ops import shape as S
+from ..ops import vector_products as VEC
 from ..tensor import Tensor
 from .shape import expand, reshape, squeeze, unsqueeze
 
@@ -19,11 +21,11 @@ def mm(input, mat2):
 
 
 def mv(input, vec):
-    return L.Mv.apply(input, vec)
+    return VEC.Mv.apply(input, vec)
 
 
 def dot(input, other):
-    return L.Dot.apply(input, other)
+    return VEC.Dot.apply(input, other)
 
 
 def addmm(input, mat1, mat2):
@@ -61,7 +63,7 @@ def matmul(input, other):
 def _batched(input: Tensor, other: Tensor) -> Tensor:
     """A batch of products in PyTorch's steps, so that the graph is PyTorch's: each side
     expanded to the common batch and reshaped to 3-d, one ``bmm``, ``_unsafe_view`` back."""
-    L.check_batched(input._data, other._data)
+    BMM.check_batched(input._data, other._data)
     d1, d2 = input.ndim, other.ndim
     s1, s2 = input._data.shape, other._data.shape
     n, m1 = (s1[-2] if d1 > 1 else 1), s1[-1]
@@ -79,9 +81,9 @@ def _batched(input: Tensor, other: Tensor) -> Tensor:
     t1 = reshape(expand(input, batch + (n, m1)), (count, n, m1))
     if d2 == 1:  # a vector: a batch of one-column matrices
         t2 = unsqueeze(reshape(expand(other, batch + (m2,)), (count, m2)), 2)
-        out = S.SqueezeDim.apply(L.Bmm.apply(t1, t2), -1)
+        out = S.SqueezeDim.apply(BMM.Bmm.apply(t1, t2), -1)
     else:
-        out = L.Bmm.apply(t1, reshape(expand(other, batch + (m2, p)), (count, m2, p)))
+        out = BMM.Bmm.apply(t1, reshape(expand(other, batch + (m2, p)), (count, m2, p)))
     return S.UnsafeView.apply(out, batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ()))
 
 

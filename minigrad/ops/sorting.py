@@ -14,9 +14,9 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from . import _cpp_sort as cpp
+from .gather_scatter import Scatter
 from .logsumexp import as_unsigned
 from .namespace import namespace
-from .selection import Scatter
 
 
 def _ranks(rows: np.ndarray) -> np.ndarray:

@@ -37,6 +37,12 @@ ALLOWED: tuple[Allowed, ...] = (
         "program shows it first depends on what else ran in the process before (a test, the "
         "generator), so one side's only warning can fall in a program the other did not warn in.",
     ),
+    Allowed(
+        r"^raises: torch \('raises', 'RuntimeError', 'grad_input must be contiguous'\)",
+        "a bug inside PyTorch: a gradient that PyTorch knows to be zero (an 'efficient zero "
+        "tensor', from `loss * False`) reaches nll_loss2d's backward, whose kernel refuses its "
+        "strides; minigrad backpropagates the zeros.",
+    ),
 )
 
 assert len(ALLOWED) <= 10, "the allow-list is for a few invisible details, not a backlog"

@@ -71,6 +71,31 @@ from ._functions.arithmetic import (
 )
 from ._functions.clamp_one_side import clamp_max, clamp_min
 from ._functions.comparison import allclose, equal, is_tensor, isclose, numel
+from ._functions.elementwise import (
+    ceil,
+    eq,
+    exp2,
+    expm1,
+    fix,
+    floor,
+    frac,
+    ge,
+    greater,
+    greater_equal,
+    gt,
+    le,
+    less,
+    less_equal,
+    log1p,
+    log2,
+    log10,
+    lt,
+    ne,
+    not_equal,
+    reciprocal,
+    rsqrt,
+    trunc,
+)
 from ._functions.joining import cat, concat, stack, unbind, where
 from ._functions.linalg import addmm, dot, matmul, mm, mv
 from ._functions.reduction import (

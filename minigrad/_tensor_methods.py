@@ -45,6 +45,7 @@ from ._functions.arithmetic import (
 )
 from ._functions.clamp_one_side import clamp_max, clamp_min
 from ._functions.comparison import _all, _any, _bitwise, _compare, _invert, allclose, isclose
+from ._functions.elementwise import METHODS as _ELEMENTWISE
 from ._functions.joining import _iter, unbind, where
 from ._functions.linalg import dot, matmul, mm, mv
 from ._functions.reduction import (
@@ -305,7 +306,7 @@ METHODS: dict[str, Any] = {
     "cuda": _cuda,
 }
 
-for _name, _impl in (METHODS | INPLACE_METHODS | AUTOGRAD_METHODS).items():
+for _name, _impl in (METHODS | INPLACE_METHODS | AUTOGRAD_METHODS | _ELEMENTWISE).items():
     setattr(Tensor, _name, _impl)
 
 Tensor.__array_priority__ = 1000  # ndarray + tensor -> Tensor.__radd__, as in PyTorch

@@ -6,7 +6,6 @@ Tensor methods they are bound to (``x.view(2, 3)``, ``x.T``, ``x.type()``).
 
 from __future__ import annotations
 
-import math
 import warnings
 
 from .._dtypes import check_device, dtype, to_numpy_dtype
@@ -19,6 +18,11 @@ from ._args import _check_ints, _is_int, _overloads, _shape_args
 
 
 def view(input, *shape):
+    for s in shape:  # the usual x.view(-1, 30): Python ints, nothing to read or check
+        if type(s) is not int:
+            break
+    else:
+        return S.View.apply(input, shape)
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
         if isinstance(shape[0], dtype):
             raise NotImplementedError("minigrad does not reinterpret memory as another dtype")
@@ -59,8 +63,10 @@ def flatten(input, start_dim=0, end_dim=-1):
     if start == end:
         return input
     shape = input.shape
-    merged = math.prod(shape[start : end + 1])  # not -1: a tensor of no elements has no -1
-    return reshape(input, shape[:start] + (merged,) + shape[end + 1 :])
+    size = 1  # not -1: a size-0 dimension elsewhere would make -1 ambiguous
+    for n in shape[start : end + 1]:
+        size *= n
+    return reshape(input, shape[:start] + (size,) + shape[end + 1 :])
 
 
 def squeeze(input, dim=None):

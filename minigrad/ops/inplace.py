@@ -22,6 +22,8 @@ from ..autograd.views import rebase_view, view_history
 from ..tensor import Tensor, new_tensor
 from . import arithmetic as A
 from ._common import LEGACY_NAMES
+from ._short_path import edge, node
+from .shape import Clone
 
 _grad_state = grad_mode.state
 
@@ -127,7 +129,10 @@ def write_into(t: Tensor, values: np.ndarray) -> None:
 def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     """Run ``op(t, *args)`` and store the result in ``t`` itself."""
     if check_inplace(t, args):
-        result = op.apply(_snapshot(t), *args)
+        old = _snapshot(t)
+        clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
+        result = op.apply(old, *args)
+        _save_a_clone(op, old, result, clone)
         if result._data.shape != t._data.shape:
             raise RuntimeError(
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
@@ -151,6 +156,19 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
             )
         write_into(t, result._data)
     return t
+
+
+def _save_a_clone(op: type[ArrayFunction], old: Tensor, result: Tensor, clone) -> None:
+    """An in-place op whose gradient reads ``self`` saves a clone of the old value, made
+    before the op (PyTorch's ``original_self``): under ``create_graph`` the saved self joins
+    the graph through that ``CloneBackward0``, and ``grad_fn._saved_self.grad_fn`` is it."""
+    if clone is None or not old._requires_grad:
+        return
+    fn = result._grad_fn
+    k = 3 * op.saved_names.index("self") + 1
+    checks = getattr(fn, "_saved_checks", None) or ()
+    if len(checks) > k and checks[k] != -1:  # kept (``saved_when``)
+        fn._self_clone = clone
 
 
 # An optimizer's update (``p.data += -lr * p.grad``, ``p.add_(g)``) writes the op's result

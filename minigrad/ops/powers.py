@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from .arithmetic import MulScalar, SubScalar, _no_bool_subtraction
+from .arithmetic import MulScalar, SubScalar
 from .namespace import namespace
 
 _BOOL = np.dtype(np.bool_)
@@ -95,8 +95,6 @@ class Pow(ArrayFunction):
         if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
             grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(a))
         if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
-            if bv.dtype is _BOOL:  # PyTorch's b - 1 refuses a bool exponent
-                _no_bool_subtraction(bv, 1)
             grad_a = xp.where(bv == 0, 0.0, grad * (b * a ** SubScalar.call(b, 1)))
         return grad_a, grad_b
 

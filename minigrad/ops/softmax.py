@@ -15,7 +15,12 @@ from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
+from .exact_softmax import exact_log_softmax as _exact_log_softmax
+from .exact_softmax import exact_log_softmax_grad as _exact_log_softmax_grad
+from .exact_softmax import exact_softmax as _exact_softmax
+from .exact_softmax import exact_softmax_grad as _exact_softmax_grad
 from .namespace import namespace
+from .vector_kernels import EXACT_UP_TO, LANES
 
 _grad_state = grad_mode.state
 
@@ -35,8 +40,11 @@ class Softmax(ArrayFunction):
             ctx.axis = axis
             return out
         _check_softmax_dtype(a, axis, "softmax")
-        e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
-        out = e / e.sum(axis=axis, keepdims=True)
+        if a.size <= EXACT_UP_TO and a.dtype in LANES:
+            out = _exact_softmax(a, axis)
+        else:
+            e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
+            out = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(out)
         ctx.axis = axis
         return out
@@ -57,6 +65,8 @@ class SoftmaxBackward(ArrayFunction):
     def forward(ctx, grad, out, axis):
         ctx.save_for_backward(grad, out)
         ctx.axis = axis
+        if out.size <= EXACT_UP_TO and out.dtype in LANES and grad.dtype == out.dtype:
+            return _exact_softmax_grad(grad, out, axis)
         return out * (grad - (grad * out).sum(axis=axis, keepdims=True))
 
     @staticmethod
@@ -135,6 +145,8 @@ class LogSoftmax(ArrayFunction):
 
 def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
     """``a - max - log(sum(exp(a - max)))`` along ``axis``, of a non-empty float array."""
+    if a.size <= EXACT_UP_TO and a.dtype in LANES:
+        return _exact_log_softmax(a, axis)
     out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
     out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
     return out
@@ -142,6 +154,8 @@ def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
 
 def log_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int) -> np.ndarray:
     """``grad - softmax * sum(grad)``: log_softmax's gradient, ``out`` its result."""
+    if out.size <= EXACT_UP_TO and out.dtype in LANES and grad.dtype == out.dtype:
+        return _exact_log_softmax_grad(grad, out, axis)
     return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
+from ..tensor import Tensor, wrap_dim
 from .logsumexp import as_unsigned
 from .reduction import reduce_dims
 
@@ -35,9 +35,9 @@ class Flip(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if isinstance(grad, np.ndarray):
-            return np.flip(grad, ctx.axes) if ctx.axes else grad
-        return Flip.apply(grad, ctx.given)
+        if isinstance(grad, Tensor):  # create_graph: recorded, as PyTorch's FlipBackward0
+            return Flip.apply(grad, ctx.given)
+        return np.flip(grad, ctx.axes) if ctx.axes else grad
 
 
 class Roll(ArrayFunction):
@@ -73,10 +73,11 @@ class Roll(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         back = tuple(-s for s in reversed(ctx.steps))
-        if isinstance(grad, np.ndarray):
-            if not grad.size:
-                return grad
-            if ctx.axes is None:
-                return np.roll(grad, back[0]).reshape(grad.shape)
-            return np.roll(grad, back, ctx.axes[::-1])
-        return Roll.apply(grad, back, tuple(reversed(ctx.given)))
+        if isinstance(grad, Tensor):
+            return Roll.apply(grad, back, tuple(reversed(ctx.given)))
+        grad = np.asarray(grad)  # a 0-d gradient may come as a numpy scalar
+        if not grad.size:
+            return grad
+        if ctx.axes is None:
+            return np.roll(grad, back[0]).reshape(grad.shape)
+        return np.roll(grad, back, ctx.axes[::-1])

@@ -24,9 +24,10 @@ from .tensor import Tensor
 
 def _inplace(op):
     def method(self, other):
-        other = _operand(other)
-        if other is None:
-            return NotImplemented
+        if type(other) is not Tensor:  # a tensor needs no reading (the optimizer's update)
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
         return IP.apply_inplace(op, self, other)
 
     return method

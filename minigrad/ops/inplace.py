@@ -128,6 +128,9 @@ def write_into(t: Tensor, values: np.ndarray) -> None:
 
 def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     """Run ``op(t, *args)`` and store the result in ``t`` itself."""
+    if op in _UFUNCS and _plain_update(t, args):  # p.data += -lr * p.grad: one ufunc
+        _ufunc_into(_UFUNCS[op], t, args[0])
+        return t
     if check_inplace(t, args):
         old = _snapshot(t)
         clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
@@ -140,13 +143,8 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
             )
         _take_result(t, result)
     else:  # nothing requires grad, or grad mode is off: op.apply records nothing
-        if op in _UFUNCS and _same_floats(t, args):  # p.data += -lr * p.grad: one ufunc
-            token = quiet()
-            try:
-                _UFUNCS[op](t._data, args[0]._data, out=t._data)
-            finally:
-                loud(token)
-            t._vc[0] += 1  # every view and detach()ed copy sees the new version
+        if op in _UFUNCS and _same_floats(t, args):  # p.add_(g) under no_grad: one ufunc
+            _ufunc_into(_UFUNCS[op], t, args[0])
             return t
         result = op.apply(t, *args)
         if result._data.shape != t._data.shape:
@@ -175,6 +173,35 @@ def _save_a_clone(op: type[ArrayFunction], old: Tensor, result: Tensor, clone) -
 # straight into ``p``'s memory: the same ufunc, so the same values as computing it apart
 # and copying it in, for two float tensors of one dtype and shape.
 _UFUNCS = {A.Add: np.add, A.Sub: np.subtract, A.Mul: np.multiply}
+
+
+def _ufunc_into(ufunc, t: Tensor, other: Tensor) -> None:
+    """``t op= other`` for two float tensors of one dtype and shape, that record no graph."""
+    data = t._data
+    token = quiet()
+    try:
+        ufunc(data, other._data, out=data)
+    finally:
+        loud(token)
+    t._vc[0] += 1  # every view and detach()ed copy sees the new version
+
+
+def _plain_update(t: Tensor, args: tuple) -> bool:
+    """``t`` and one other tensor, of ``t``'s float dtype and shape, neither requiring grad,
+    ``t`` neither a view nor an inference tensor: ``check_inplace`` has nothing to say, and
+    the optimizer's update ``p.data += -lr * p.grad`` skips its tests."""
+    if len(args) != 1:
+        return False
+    other = args[0]
+    if (
+        type(other) is not Tensor
+        or t._requires_grad
+        or other._requires_grad
+        or t._base is not None
+        or type(t._vc) is not list
+    ):
+        return False
+    return _same_floats(t, args)
 
 
 def _same_floats(t: Tensor, args: tuple) -> bool:

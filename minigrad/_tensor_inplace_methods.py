@@ -23,11 +23,15 @@ from .tensor import Tensor
 
 
 def _inplace(op):
+    ufunc = IP.UFUNCS.get(op)
+
     def method(self, other):
-        if type(other) is not Tensor:  # a tensor needs no reading (the optimizer's update)
+        if type(other) is not Tensor:
             other = _operand(other)
             if other is None:
                 return NotImplemented
+        elif ufunc is not None and IP.plain_update(ufunc, self, other):
+            return self  # the optimizer's update, p.data += -lr * p.grad: one ufunc
         return IP.apply_inplace(op, self, other)
 
     return method

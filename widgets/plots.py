@@ -18,7 +18,7 @@ import minigrad
 from minigrad import Tensor
 
 from .fmt import short
-from .graph import check_tensor
+from .tensor_names import check_tensor
 
 __all__ = ["plot_function_and_grad", "plot_fit"]
 

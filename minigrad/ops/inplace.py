@@ -190,7 +190,7 @@ def _ufunc_into(ufunc, t: Tensor, other: Tensor) -> None:
 
 def plain_update(ufunc, t: Tensor, other: Tensor) -> bool:
     """``t op= other`` as one ufunc into ``t``'s memory, if ``other`` is of ``t``'s float dtype
-    and shape, neither requires grad and ``t`` is neither a view nor an inference tensor
+    and shape, neither requires grad nor is a view and ``t`` is no inference tensor
     (``check_inplace`` has nothing to say then); else False, for the general path.
 
     The optimizer's update ``p.data += -lr * p.grad`` runs this for every parameter in
@@ -200,6 +200,7 @@ def plain_update(ufunc, t: Tensor, other: Tensor) -> bool:
         t._requires_grad
         or other._requires_grad
         or t._base is not None
+        or other._base is not None  # a view may require grad through its base (follows_base)
         or type(t._vc) is not list
         or values.dtype is not data.dtype
         or data.dtype.kind != "f"

@@ -35,7 +35,6 @@ OPEN: tuple[Open, ...] = (
         r"|addmm|matmul):",
     ),
     Open("V1 -0.0, nan and rounding in values and printed text", r"^(repr|values) @"),
-
 )
 
 

@@ -266,6 +266,7 @@ class T(ArrayFunction):
 
     node_name = "TBackward0"
     is_view = True
+    exact_grads = True
 
     @staticmethod
     def forward(ctx, a):
@@ -275,7 +276,7 @@ class T(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return namespace(grad).t(grad)
+        return (grad.t() if isinstance(grad, Tensor) else grad.T,)  # .T: also a numpy scalar
 
 
 class Permute(ArrayFunction):

@@ -72,6 +72,7 @@ from ._functions.arithmetic import (
 from ._functions.comparison import allclose, equal, is_tensor, isclose, numel
 from ._functions.elementwise import (
     ceil,
+    cosh,
     eq,
     exp2,
     expm1,
@@ -93,6 +94,7 @@ from ._functions.elementwise import (
     not_equal,
     reciprocal,
     rsqrt,
+    sinh,
     trunc,
 )
 from ._functions.joining import cat, concat, stack, unbind, where

@@ -366,6 +366,19 @@ FUZZ_FINDINGS: dict[str, str] = {
         r = T.linspace(-3, 5, 37)
         show(r.softmax(0).tolist(), r.log_softmax(0).tolist())
     """,
+    # V1: _version where PyTorch runs an in-place op of its own: matmul of a vector and a
+    # matrix ends with squeeze_(0); clone (and contiguous) of an inference tensor outside
+    # inference mode is empty_like + a copy_ that counts
+    "version_of_internal_in_place_ops": """
+        b, d = T.tensor([-1., -1.85, 1., -2.4], requires_grad=True), T.ones(4, 1)
+        show((b @ d)._version, (d.t() @ b)._version, (b @ b)._version, T.ones(3).clone()._version)
+        show((T.arange(4, dtype=T.int32) @ T.ones(4, 2, dtype=T.int32))._version)
+        a = T.ones(4, 3, requires_grad=True)
+        with T.inference_mode():
+            i = a * 2
+        show(i.clone()._version, i.t().contiguous()._version, i.detach().clone()._version)
+        show((i * 1)._version)
+    """,
     # N1, G1: x[index] = v in PyTorch's steps: a view for the basic part of the index, then
     # copy_ (fill_ for a 0-d value, after a view and an expand for another shape) or index_put_
     "setitem_records_the_op_it_runs": """

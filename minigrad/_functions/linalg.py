@@ -54,7 +54,10 @@ def matmul(input, other):
                 f"mat1 and mat2 shapes cannot be multiplied (1x{input.shape[0]} "
                 f"and {other.shape[0]}x{other.shape[1]})"
             )
-        return S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
+        out = S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
+        if type(out._vc) is list:  # PyTorch's squeeze_(0), in place: _version 1
+            out._vc[0] += 1
+        return out
     if _should_fold(input, other):
         return _folded(input, other)
     return _batched(input, other)

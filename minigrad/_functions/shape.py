@@ -10,6 +10,7 @@ import warnings
 
 from .._dtypes import check_device, dtype, to_numpy_dtype
 from .._legacy import dtype_of_legacy
+from .._modes import InferenceVersion
 from .._quiet import loud, quiet
 from .._typename import type_name
 from ..ops import shape as S
@@ -18,6 +19,11 @@ from ._args import _check_ints, _is_int, _overloads, _shape_args
 
 
 def view(input, *shape):
+    for s in shape:  # the usual x.view(-1, 30): Python ints, nothing to read or check
+        if type(s) is not int:
+            break
+    else:
+        return S.View.apply(input, shape)
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
         if isinstance(shape[0], dtype):
             raise NotImplementedError("minigrad does not reinterpret memory as another dtype")
@@ -117,12 +123,21 @@ def expand(input, *sizes):
 def clone(input, *, memory_format=None):
     """A copy in the graph (CloneBackward0) with the layout of ``input`` (PyTorch's default,
     ``preserve_format``)."""
-    return S.ClonePreserve.apply(input)
+    return _copied(input, S.ClonePreserve.apply(input))
 
 
 def contiguous(input, memory_format=None):
     """``input`` itself if C-ordered, else a C-ordered copy (CloneBackward0)."""
-    return input if input._data.flags.c_contiguous else S.Clone.apply(input)
+    return input if input._data.flags.c_contiguous else _copied(input, S.Clone.apply(input))
+
+
+def _copied(input: Tensor, out: Tensor) -> Tensor:
+    """PyTorch's clone is ``empty_like`` then ``copy_``; for an inference tensor used outside
+    inference mode the ``copy_`` is dispatched as a user's in-place op and counts: the copy's
+    ``_version`` is 1 (for any other input it runs below the version counter: 0)."""
+    if isinstance(input._vc, InferenceVersion) and type(out._vc) is list:
+        out._vc[0] += 1
+    return out
 
 
 def to(self, *args, **kwargs):

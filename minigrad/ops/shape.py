@@ -10,10 +10,16 @@ import math
 
 import numpy as np
 
+from ..autograd import anomaly_mode, grad_mode
+from ..autograd.array_apply import _apply_unary
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor, wrap_dim
+from ..tensor import Tensor, new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
+from ._short_path import edge, node
 from .namespace import namespace
+
+_anomaly = anomaly_mode.state
+_state = grad_mode.state
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
@@ -63,9 +69,34 @@ def _infer_shape_checked(shape: tuple, numel: int) -> tuple[int, ...]:
 
 
 class View(ArrayFunction):
+    """``x.view(shape)``: the same memory read in another shape (C order).
+
+    ``emb.view(-1, 30)`` runs in every step of a model that flattens its embeddings, so a
+    C-ordered tensor (always viewable) takes a short ``apply`` (``_short_path``): the
+    general path's view and node, recorded directly.
+    """
+
     node_name = "ViewBackward0"
     n_params = 1
     is_view = True
+
+    @classmethod
+    def apply(cls, a, shape):
+        try:
+            data = a._data
+        except AttributeError:  # not a tensor: the general path says so
+            return _apply_unary(cls, a, shape)
+        if _anomaly.enabled or not data.flags.c_contiguous:
+            return _apply_unary(cls, a, shape)  # anomaly mode's stack names its frames
+        result = new_tensor(data.reshape(infer_shape(shape, data.size)))
+        vc = result._vc = a._vc
+        result._base = a if a._base is None else a._base
+        result._view_version = vc[0]
+        if a._requires_grad and _state.enabled:
+            result._grad_fn = ctx = node(cls, (edge(a),))
+            result._requires_grad = True
+            ctx.shape = data.shape
+        return result
 
     @staticmethod
     def forward(ctx, a, shape):

@@ -113,13 +113,14 @@ def write_into(t: Tensor, values: np.ndarray) -> None:
         raise RuntimeError(f"result type {src} can't be cast to the desired output type {dst}")
     target = t._data
     if not target.flags.writeable:  # numpy's broadcast_to (expand) gives read-only views
-        if any(s == 0 and n > 1 for n, s in zip(target.shape, target.strides)):
+        if target.size and any(s == 0 and n > 1 for n, s in zip(target.shape, target.strides)):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation."
             )
-        # expanded only along dimensions of size 1: no element is written twice, PyTorch allows it
+        # expanded only along dimensions of size 1 (or no elements at all): no element is
+        # written twice, PyTorch allows it
         target = target.view()
         target.setflags(write=True)
     np.copyto(target, values, casting="unsafe")

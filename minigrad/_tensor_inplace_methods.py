@@ -24,10 +24,15 @@ from .tensor import Tensor
 
 
 def _inplace(op):
+    ufunc = IP.UFUNCS.get(op)
+
     def method(self, other):
-        other = _operand(other)
-        if other is None:
-            return NotImplemented
+        if type(other) is not Tensor:
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
+        elif ufunc is not None and IP.plain_update(ufunc, self, other):
+            return self  # the optimizer's update, p.data += -lr * p.grad: one ufunc
         return IP.apply_inplace(op, self, other)
 
     return method

@@ -126,9 +126,11 @@ def _reflected(op):
     apply = op.apply
 
     def method(self, other):
-        other = _operand(other)
-        if other is None:
-            return NotImplemented
+        kind = type(other)
+        if kind is not float and kind is not int and kind is not Tensor:  # as _binary
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
         return apply(self, other)
 
     return method

@@ -32,7 +32,7 @@ OPEN: tuple[Open, ...] = (
         "A9 errors on wrong arguments",
         r"^(raises|missing-raises) @ (size|unbind\w*|view|\w+_fn|linear\w*|clamp_|bool_py"
         r"|argm(in|ax)\w*|remainder|bce\w*|sign|(log_)?softmax\w*|iadd|imul_scalar|expand"
-        r"|addmm|matmul):",
+        r"|addmm|matmul|mv):",
     ),
     Open("V1 -0.0, nan and rounding in values and printed text", r"^(repr|values) @"),
 )

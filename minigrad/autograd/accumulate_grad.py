@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor, new_tensor
+from ..ops._summation import float_sum, summable
 from .node import Node, sequence
 
 __all__ = ["AccumulateGrad", "accumulator_of", "node_of", "retain_grad_hook", "sum_to_shape"]
@@ -197,11 +198,13 @@ def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
     if grad.shape == shape:
         return grad
     lead = grad.ndim - len(shape)
-    if lead == 1 and grad.shape[1:] == shape:  # a bias added to every row: one reduce
-        return np.add.reduce(grad, axis=0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
     )
+    if grad.dtype.char in summable:  # float32, float64: added in PyTorch's order
+        return float_sum(grad, axes, True).reshape(shape) if axes else grad.reshape(shape)
+    if lead == 1 and grad.shape[1:] == shape:  # a bias added to every row: one reduce
+        return np.add.reduce(grad, axis=0)
     if axes:
         grad = grad.sum(axis=axes, keepdims=True)
     return grad.reshape(shape)

@@ -16,6 +16,7 @@ from ..autograd.saved_values import _FREED, _SECOND_BACKWARD
 from ..tensor import new_tensor
 from ._common import positions
 from ._short_path import edge, node
+from ._summation import nll_sum, summable
 from .namespace import namespace
 
 _grad_state = grad_mode.state
@@ -88,7 +89,7 @@ class NllLoss(ArrayFunction):
         # a batch are plain negations, -0. included)
         if reduction == "none":
             return -picked if len(shape) > 1 else 0.0 - picked
-        total = 0.0 - np.add.reduce(picked, None)  # the sum of the losses, negated (exact)
+        total = 0.0 - _added(picked, ctx)  # the sum of the losses, negated (exact)
         return total if reduction == "sum" else total / ctx.total_weight  # all ignored: nan
 
     @staticmethod
@@ -159,8 +160,21 @@ def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
     w = w.astype(log_probs.dtype, copy=False)
     logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
     picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
-    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
+    ctx.index, ctx.keep, ctx.w = index, keep, w
+    ctx.total_weight = _added(w, ctx) if weight is not None else w.dtype.type(keep.sum())
     return picked * w
+
+
+def _added(terms: np.ndarray, ctx):
+    """The terms of the kept rows added in the kernel's order (``nll_sum``), for a float32 or
+    float64 loss."""
+    if terms.dtype.char not in summable:
+        return np.add.reduce(terms, None)
+    keep = getattr(ctx, "keep", None)
+    if ctx.rows is not None or keep is None or keep.all():
+        return nll_sum(terms.reshape(-1))
+    keep = keep.reshape(-1)
+    return nll_sum(terms.reshape(-1)[keep], np.flatnonzero(keep))
 
 
 class NllLoss2dBackward(NllLossBackward):

@@ -198,13 +198,15 @@ def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
     if grad.shape == shape:
         return grad
     lead = grad.ndim - len(shape)
+    if lead == 1 and grad.shape[1:] == shape:  # a bias added to every row: one reduce
+        if grad.dtype.char in summable:  # float32, float64: added in PyTorch's order
+            return float_sum(grad, (0,))
+        return np.add.reduce(grad, axis=0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
     )
-    if grad.dtype.char in summable:  # float32, float64: added in PyTorch's order
+    if grad.dtype.char in summable:
         return float_sum(grad, axes, True).reshape(shape) if axes else grad.reshape(shape)
-    if lead == 1 and grad.shape[1:] == shape:  # a bias added to every row: one reduce
-        return np.add.reduce(grad, axis=0)
     if axes:
         grad = grad.sum(axis=axes, keepdims=True)
     return grad.reshape(shape)

@@ -119,22 +119,23 @@ def _vector_rows(x: np.ndarray, width: int) -> np.ndarray:
 
 
 def _flat(x: np.ndarray):
-    """The sum of one contiguous run of memory (``_vector_rows`` of one row, in few numpy
-    calls); below a vector, ``row_sum`` element by element."""
+    """The sum of one contiguous run of memory (``_vector_rows`` of one row, written out);
+    below a vector, ``row_sum`` element by element."""
     n, width = x.shape[0], _VECTOR_BYTES // x.itemsize
     if n < width:  # at most 7 elements: numpy adds these left to right, from 0.
         return np.add.reduce(x[_SCALAR_ORDER[n]] if n > _ROWS else x)
     vectors = n // width
     wide = _ROWS * width
     rows = n // wide
-    if rows:
-        lanes = _cascade(x[: rows * wide].reshape(rows, wide))
+    if not rows:  # one to three vectors, into the first accumulator
+        lanes = np.add.reduce(x[: vectors * width].reshape(vectors, width), 0)
+    else:
+        z = x[: rows * wide].reshape(rows, wide)
+        lanes = np.add.reduce(z, 0) if rows < _STEP else _cascade(z)
         if rows * _ROWS < vectors:
             left = x[rows * wide : vectors * width]
             lanes = np.concatenate((lanes[:width], left, lanes[width:]))
         lanes = np.add.reduce(lanes.reshape(-1, width), 0)
-    else:  # one to three vectors, into the first accumulator
-        lanes = np.add.reduce(x[: vectors * width].reshape(vectors, width), 0)
     return np.add.accumulate(np.concatenate((_ZERO[x.dtype.char], x[vectors * width :], lanes)))[-1]
 
 
@@ -229,9 +230,27 @@ def _matrix(a: np.ndarray, axis: int) -> np.ndarray:
     width = _VECTOR_BYTES // a.itemsize
     if axis:
         return _vector_rows(a, width) if a.shape[1] >= width else _row_sum(a.T) + 0.0
-    if a.shape[1] >= width:  # four whole vectors of columns at once, then one at a time
-        return _columns(a, a.shape[1] // (_ROWS * width) * _ROWS * width)
-    return _columns(a, a.shape[1] // _ROWS * _ROWS)  # four columns at once
+    cols = a.shape[1]
+    if cols >= width:  # four whole vectors of columns at once, then one at a time
+        cascaded = cols // (_ROWS * width) * _ROWS * width
+    else:
+        cascaded = cols // _ROWS * _ROWS  # four columns at once
+    if cascaded:
+        return _columns(a, cascaded)
+    # every column by row_sum (a bias's gradient of a few columns): written out
+    m = a.shape[0]
+    rows = m // _ROWS
+    z = a[: rows * _ROWS].reshape(rows, _ROWS * cols)
+    if rows < _STEP:
+        parts = np.add.reduce(z, 0)
+    elif rows < 2 * _STEP:
+        parts = np.add.reduce(z[:_STEP], 0) + np.add.reduce(z[_STEP:], 0)
+    else:
+        parts = _cascade(z)
+    parts = parts.reshape(_ROWS, cols)
+    if rows * _ROWS < m:
+        parts = np.concatenate((parts[:1], a[rows * _ROWS :], parts[1:]))
+    return np.add.reduce(parts, 0)
 
 
 def _out_shape(shape: tuple, axes: tuple, keepdims: bool) -> tuple:

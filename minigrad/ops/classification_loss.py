@@ -170,8 +170,10 @@ def _added(terms: np.ndarray, ctx):
     float64 loss."""
     if terms.dtype.char not in summable:
         return np.add.reduce(terms, None)
-    keep = getattr(ctx, "keep", None)
-    if ctx.rows is not None or keep is None or keep.all():
+    if ctx.rows is not None:  # every row kept (the usual case)
+        return _nll_short(terms) if len(terms) <= 256 else nll_sum(terms)
+    keep = ctx.keep
+    if keep.all():
         return nll_sum(terms.reshape(-1))
     keep = keep.reshape(-1)
     return nll_sum(terms.reshape(-1)[keep], np.flatnonzero(keep))
@@ -254,12 +256,14 @@ def _nll_short(values: np.ndarray):
     blocks of rows 1-16, 17-32, ... in the second level, the rows after the last block in
     the first: (first level + second level) + row 0."""
     n = len(values)
-    if n <= 1:
-        return np.add.reduce(values)
+    if n <= 8:  # numpy adds up to 7 numbers left to right, from 0.
+        return np.add.reduce(values[1:]) + values[0] + 0.0 if n else np.add.reduce(values)
     blocks = (n - 1) // _NLL_STEP
     rest = values[1 + blocks * _NLL_STEP :]
     total = np.add.reduce(rest) if len(rest) < 8 else np.add.accumulate(rest)[-1]
-    if blocks:
+    if blocks == 1:
+        total = total + np.add.accumulate(values[1 : 1 + _NLL_STEP])[-1]
+    elif blocks:
         block_sums = np.add.accumulate(values[1 : 1 + blocks * _NLL_STEP].reshape(blocks, -1), 1)
         total = total + sequential(block_sums[:, -1], 0)
     return total + values[0] + 0.0  # from 0.: never -0.

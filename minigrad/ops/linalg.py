@@ -233,7 +233,16 @@ _grad_state = grad_mode.state
 
 
 def _sum_rows(grad: np.ndarray, shape: tuple) -> np.ndarray:
-    """``sum_to_shape(grad, shape)``: the bias's gradient, its rows added in PyTorch's order."""
+    """``sum_to_shape(grad, shape)``; for many rows of a few columns, by einsum.
+
+    Both add the rows one after the other (the same sums, bit for bit), but
+    ``np.add.reduce`` over axis 0 pays per row: on (100, 16) einsum takes 1.6 us instead
+    of 2.3, on (1000, 16) 4.3 instead of 16. With wide rows reduce is the faster one.
+    """
+    if grad.ndim == 2 and len(shape) == 1 and grad.shape[1] == shape[0]:
+        if grad.shape[0] >= 64 and 1 < shape[0] <= 64:
+            return np.einsum("ij->j", grad)
+        return np.add.reduce(grad, 0)  # what sum_to_shape does here, without its tests
     return sum_to_shape(grad, shape)
 
 

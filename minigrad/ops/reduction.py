@@ -109,8 +109,9 @@ class Mean(ArrayFunction):
         ctx.shape, ctx.size = a.shape, a.size
         if not a.size:
             return np.array(np.nan, a.dtype)
-        if a.dtype.char in summable:
-            return float_mean(a, tuple(range(a.ndim)))
+        if a.dtype.char in summable and (a.size > 4 or not a.flags.c_contiguous):
+            return float_mean(a, tuple(range(a.ndim)))  # PyTorch's order of additions
+        # up to 4 elements in a row PyTorch adds left to right, from 0., as numpy does
         return np.asarray(np.add.reduce(a, axis=None) / a.size)  # a 0-d array, not a scalar
 
     @staticmethod

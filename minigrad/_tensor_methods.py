@@ -4,8 +4,10 @@
 Tensor class and the Function base. This module sits above both and closes the
 circle in one visible place: ``x * y`` -> ``Tensor.__mul__`` -> ``Mul.apply``.
 The named methods (``x.exp()``, ``x.sum(0)``) are the functional forms of
-``minigrad/_functions`` (``minigrad.exp``, ``minigrad.sum``); the operators, the
-in-place methods and the autograd methods are made here.
+``minigrad/_functions`` (``minigrad.exp``, ``minigrad.sum``); the operators are made
+here, the in-place methods in ``_tensor_inplace_methods.py`` and the autograd methods
+(``grad_fn``, ``backward``, hooks) in ``_tensor_autograd_methods.py``, whose tables are
+bound with this one.
 """
 
 from __future__ import annotations
@@ -41,13 +43,16 @@ from ._functions.arithmetic import (
     sub,
     tanh,
 )
+from ._functions.clamp_one_side import clamp_max, clamp_min
 from ._functions.comparison import _all, _any, _bitwise, _compare, _invert, allclose, isclose
+from ._functions.elementwise import METHODS as _ELEMENTWISE
 from ._functions.joining import _iter, unbind, where
 from ._functions.linalg import dot, matmul, mm, mv
 from ._functions.reduction import (
     argmax,
     argmin,
     log_softmax,
+    logsumexp,
     max,
     mean,
     min,
@@ -57,6 +62,7 @@ from ._functions.reduction import (
     sum_to_size,
     var,
 )
+from ._functions.reorder import _H, _flip_method, _mH, _mT, roll
 from ._functions.scans import amax, amin, cumsum, norm, prod
 from ._functions.selection import bmm as _bmm
 from ._functions.selection import (
@@ -86,19 +92,15 @@ from ._functions.shape import (
     unsqueeze,
     view,
 )
+from ._functions.sorting import _argsort_method, _sort_method, msort, topk
 from ._legacy import legacy_new
-from .autograd.backward_api import tensor_backward
-from .autograd.function import accumulator_of, retain_grad_hook
-from .autograd.views import view_history
-from .ops import activation as ACT
+from ._tensor_autograd_methods import AUTOGRAD_METHODS
+from ._tensor_inplace_methods import INPLACE_METHODS
 from .ops import arithmetic as A
-from .ops import clamp as CL
 from .ops import getitem as GI
 from .ops import indexing as I
-from .ops import inplace as IP
 from .ops import powers as POW
-from .ops import selection as SEL
-from .ops import unary as U
+from .ops import setitem as SET
 from .tensor import Tensor
 
 
@@ -124,110 +126,20 @@ def _reflected(op):
     apply = op.apply
 
     def method(self, other):
-        other = _operand(other)
-        if other is None:
-            return NotImplemented
+        kind = type(other)
+        if kind is not float and kind is not int and kind is not Tensor:  # as _binary
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
         return apply(self, other)
 
     return method
-
-
-# -- in-place ---------------------------------------------------------------------------------
-
-
-def _inplace(op):
-    def method(self, other):
-        other = _operand(other)
-        if other is None:
-            return NotImplemented
-        return IP.apply_inplace(op, self, other)
-
-    return method
-
-
-def _add_(self, other, *, alpha=1):
-    if type(alpha) is not int or alpha != 1:  # alpha=True and 1.0 are checked
-        return IP.apply_inplace(A.AddAlpha, self, _operand(other), alpha)
-    return IP.apply_inplace(A.Add, self, _operand(other))
-
-
-def _sub_(self, other, *, alpha=1):
-    if type(alpha) is not int or alpha != 1:  # alpha=True and 1.0 are checked
-        return IP.apply_inplace(A.SubAlpha, self, _operand(other), alpha)
-    return IP.apply_inplace(A.Sub, self, _operand(other))
-
-
-def _unary_inplace(op):
-    def method(self):
-        return IP.apply_inplace(op, self)
-
-    return method
-
-
-def _clamp_(self, min=None, max=None):  # noqa: A002
-    try:
-        return IP.apply_inplace(CL.Clamp, self, min, max)
-    except RuntimeError as e:
-        if "can't be cast" not in str(e) or isinstance(min, Tensor) or isinstance(max, Tensor):
-            raise
-        # with number bounds PyTorch names the output type as C does: long int, bool
-        head = str(e).rsplit(" ", 1)[0]
-        raise RuntimeError(f"{head} {_dtypes.C_NAMES[self._data.dtype]}") from None
-
-
-def _pow_(self, exponent):
-    if isinstance(exponent, Tensor):
-        return IP.apply_inplace(POW.Pow, self, exponent)
-    return IP.apply_inplace(POW.PowScalar, self, exponent)
-
-
-# -- autograd methods -------------------------------------------------------------------------
-
-
-def _grad_fn(self):
-    """The backward node that produced this tensor (None for a leaf).
-
-    For a view whose base has changed in place since, the history is brought up
-    to date first (``AsStridedBackward0`` from the base), as PyTorch does.
-    """
-    fn = self._grad_fn if self._base is None else view_history(self)
-    return fn if fn is None or fn._owner is None else fn._owner  # an output of several
-
-
-def _output_nr(self) -> int:
-    """Which output of its grad_fn this tensor is (``unbind``'s k-th part: k)."""
-    fn = self._grad_fn
-    return 0 if fn is None or fn._owner is None else fn._nr
-
-
-def _register_hook(self, hook):
-    """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
-    if not self._requires_grad:
-        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    node = self._grad_fn if self._grad_fn is not None else accumulator_of(self)
-    return node._add_pre_hook(hook)
-
-
-def _retain_grad(self):
-    """Keep ``.grad`` on a non-leaf tensor after backward (a no-op on leaves)."""
-    if not self._requires_grad:
-        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-    if self._grad_fn is None or self._retains_grad:
-        return
-    self._retains_grad = True
-    self._grad_fn._add_pre_hook(retain_grad_hook(self), retains_grad=True)
 
 
 def _legacy_constructor(cls, *args, **kwargs):
     """``Tensor([[1, 2], [3, 4]])`` (float32) or ``Tensor(2, 3)`` (uninitialised)."""
     _dtypes.check_device(kwargs.get("device"))
     return legacy_new(cls, _dtypes.get_default_dtype(), args)
-
-
-def _masked_fill_(self, mask, value):
-    if isinstance(value, Tensor):
-        return IP.apply_inplace(SEL.MaskedFillTensor, self, value, mask._data)
-    return IP.apply_inplace(SEL.MaskedFill, self, mask._data, value)
 
 
 def _cuda(self, *args, **kwargs):
@@ -328,7 +240,7 @@ METHODS: dict[str, Any] = {
     "dot": dot,
     # indexing
     "__getitem__": GI.getitem,
-    "__setitem__": IP.setitem,
+    "__setitem__": SET.setitem,
     "_as_strided_region": lambda self, key: I.AsStridedRegion.apply(self, key),  # CopySlices
     "__iter__": _iter,
     "unbind": unbind,
@@ -361,35 +273,6 @@ METHODS: dict[str, Any] = {
     "isclose": isclose,
     "all": _all,
     "any": _any,
-    # in-place
-    "add_": _add_,
-    "sub_": _sub_,
-    "mul_": _inplace(A.Mul),
-    "div_": _inplace(A.Div),
-    "pow_": _pow_,
-    "neg_": _unary_inplace(A.Neg),
-    "clamp_": _clamp_,
-    "clip_": _clamp_,
-    "exp_": _unary_inplace(U.Exp),
-    "relu_": _unary_inplace(ACT.Relu),
-    "sigmoid_": _unary_inplace(U.Sigmoid),
-    "tanh_": _unary_inplace(U.Tanh),
-    "sqrt_": _unary_inplace(U.Sqrt),
-    "abs_": _unary_inplace(U.Abs),
-    "zero_": IP.zero_,
-    "fill_": IP.fill_,
-    "copy_": IP.copy_,
-    "__iadd__": _inplace(A.Add),
-    "__isub__": _inplace(A.Sub),
-    "__imul__": _inplace(A.Mul),
-    "__itruediv__": _inplace(A.Div),
-    # autograd
-    "retains_grad": property(lambda self: self._retains_grad, doc="True after retain_grad()"),
-    "grad_fn": property(_grad_fn),
-    "output_nr": property(_output_nr),
-    "backward": tensor_backward,
-    "register_hook": _register_hook,
-    "retain_grad": _retain_grad,
     "__new__": staticmethod(_legacy_constructor),
     # what tutorials use beside the basic ops (minigrad/_functions/scans.py, selection.py)
     "prod": prod,
@@ -402,16 +285,30 @@ METHODS: dict[str, Any] = {
     "narrow": narrow,
     "gather": gather,
     "masked_fill": masked_fill,
-    "masked_fill_": _masked_fill_,
     "repeat": repeat,
     "round": round,
     "square": square,
     "bmm": _bmm,
     "cpu": lambda self, memory_format=None: self,
+    # logsumexp, flip, roll, the matrix transposes (ops/logsumexp.py, ops/reorder.py)
+    "logsumexp": logsumexp,
+    "flip": _flip_method,
+    "roll": roll,
+    "mT": property(_mT),
+    "mH": property(_mH),
+    "H": property(_H),
+    # one bound (ops/clamp_one_side.py)
+    "clamp_min": clamp_min,
+    "clamp_max": clamp_max,
+    # sort, topk (ops/sorting.py)
+    "sort": _sort_method,
+    "argsort": _argsort_method,
+    "msort": msort,
+    "topk": topk,
     "cuda": _cuda,
 }
 
-for _name, _impl in METHODS.items():
+for _name, _impl in (METHODS | INPLACE_METHODS | AUTOGRAD_METHODS | _ELEMENTWISE).items():
     setattr(Tensor, _name, _impl)
 
 Tensor.__array_priority__ = 1000  # ndarray + tensor -> Tensor.__radd__, as in PyTorch

@@ -1,7 +1,8 @@
 """The Tensor: a numpy array (the eggs) in a basket that may join backpropagation.
 
 This module holds the data model only: storage, autograd attributes, version
-counter, conversion and printing. The differentiable operations live in
+counter, conversion (how it prints, hashes and converts to a number is in
+``_tensor_protocol.py``). The differentiable operations live in
 ``minigrad/ops`` as ``Function`` classes and are bound to Tensor methods in
 one table, ``minigrad/_tensor_methods.py``, so that this file never imports an
 op and the layers stay visible: dtypes/printing -> Tensor -> Function -> ops.
@@ -14,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtypes, _printing
+from . import _dtypes
 from ._dtypes import Size, dtype, from_numpy_dtype
 from ._modes import DetachedInferenceVersion, InferenceVersion
 from ._modes import state as _modes
+from ._tensor_protocol import PythonProtocol
 from ._typename import type_name
 
 __all__ = ["Tensor", "new_tensor"]
@@ -25,7 +27,7 @@ __all__ = ["Tensor", "new_tensor"]
 _object_new = object.__new__
 
 
-class Tensor:
+class Tensor(PythonProtocol):
     """A multi-dimensional array that can record the operations made with it.
 
     Attributes that drive autograd, as in PyTorch:
@@ -286,80 +288,6 @@ class Tensor:
         return self._data.shape == other._data.shape and bool(
             np.array_equal(self._data, other._data)
         )
-
-    # -- Python protocol --------------------------------------------------------------
-
-    def __repr__(self, *, tensor_contents: Any = None) -> str:
-        suffixes = []
-        grad_fn = self.grad_fn  # for a view, its current history (see _tensor_methods)
-        if grad_fn is not None:
-            suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
-        elif self._requires_grad:
-            suffixes.append("requires_grad=True")
-        return _printing.format_tensor(self._data, suffixes)
-
-    __str__ = __repr__
-
-    def __len__(self) -> int:
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    def __bool__(self) -> bool:
-        if self._data.size != 1:
-            many = "more than one value" if self._data.size else "no values"
-            raise RuntimeError(f"Boolean value of Tensor with {many} is ambiguous")
-        return bool(self._data)
-
-    def _python_scalar(self):
-        """What ``float(t)``, ``int(t)``, ``complex(t)`` convert: the one element."""
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._data.item()
-
-    def __float__(self) -> float:
-        return float(self._python_scalar())
-
-    def __int__(self) -> int:
-        return int(self._python_scalar())
-
-    def __complex__(self) -> complex:
-        return complex(self._python_scalar())
-
-    def __format__(self, format_spec: str) -> str:
-        """``f"{loss:.4f}"``: a 0-d tensor formats as its Python number, as in PyTorch
-        (``f"{loss}"`` too); other tensors take no format spec."""
-        if self._data.ndim == 0 and type(self) is Tensor:
-            return self._data.item().__format__(format_spec)
-        return object.__format__(self, format_spec)
-
-    def __index__(self) -> int:
-        if self._data.dtype.kind not in "iub" or self._data.size != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self._data)
-
-    def __hash__(self) -> int:
-        return id(self)
-
-    def __reduce_ex__(self, protocol: int):
-        raise TypeError(
-            "minigrad tensors cannot be pickled: pickle files can run code when loaded. "
-            "Use minigrad.save(obj, path), which writes the safe safetensors format."
-        )
-
-    def __deepcopy__(self, memo: dict) -> Tensor:
-        if self._grad_fn is not None:
-            raise RuntimeError(
-                "Only Tensors created explicitly by the user (graph leaves) support the "
-                "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
-                "this may be because of a torch.nn.utils.weight_norm usage, see "
-                "https://github.com/pytorch/pytorch/pull/103001"
-            )
-        t = new_tensor(self._data.copy(), None, self._requires_grad, type(self))
-        if self._grad is not None:
-            t._grad = self._grad.__deepcopy__(memo)
-        memo[id(self)] = t
-        return t
 
 
 _NON_LEAF_GRAD_WARNING = (

@@ -351,6 +351,34 @@ FUZZ_FINDINGS: dict[str, str] = {
         w = T.tensor([-200., -90., 0., -0., 90., float("nan"), float("inf")])
         show(w.sigmoid(), w.tanh(), w.double().sigmoid(), T.tensor([1, -3, 100]).sigmoid())
     """,
+    # V1: softmax and log_softmax in the steps of PyTorch's kernels (SLEEF's exp, lane-wise
+    # sums, 1 / sum, fused multiply-adds): the gradient of sum(softmax) is exactly 0. where the
+    # outputs sum to exactly 1, and divisions by small outputs keep PyTorch's digits
+    "softmax_rounds_as_pytorch": """
+        b = T.tensor([[4.53, -0.64, -2.42], [-0.8, -2.7, -2.63]], requires_grad=True)
+        (g,) = T.autograd.grad(b.softmax(-1).sum(), b, create_graph=True)
+        show(g.tolist())
+        x = T.tensor([[-0.2, 1.36, -0.55, 3.], [0.5, 0.12, -1.22, -4.7]], requires_grad=True)
+        y = 2 / F.log_softmax(x, 0) + 2 / x.softmax(0) + 1 / x.log_softmax(-1)
+        show(y.tolist())
+        y.backward(T.tensor([[0.3, -1.1, 2.0, 0.7], [1.5, 0.2, -0.4, 0.9]]))
+        show(x.grad.tolist(), F.cross_entropy(x, x.softmax(-1)).item())
+        r = T.linspace(-3, 5, 37)
+        show(r.softmax(0).tolist(), r.log_softmax(0).tolist())
+    """,
+    # V1: _version where PyTorch runs an in-place op of its own: matmul of a vector and a
+    # matrix ends with squeeze_(0); clone (and contiguous) of an inference tensor outside
+    # inference mode is empty_like + a copy_ that counts
+    "version_of_internal_in_place_ops": """
+        b, d = T.tensor([-1., -1.85, 1., -2.4], requires_grad=True), T.ones(4, 1)
+        show((b @ d)._version, (d.t() @ b)._version, (b @ b)._version, T.ones(3).clone()._version)
+        show((T.arange(4, dtype=T.int32) @ T.ones(4, 2, dtype=T.int32))._version)
+        a = T.ones(4, 3, requires_grad=True)
+        with T.inference_mode():
+            i = a * 2
+        show(i.clone()._version, i.t().contiguous()._version, i.detach().clone()._version)
+        show((i * 1)._version)
+    """,
     # N1, G1: x[index] = v in PyTorch's steps: a view for the basic part of the index, then
     # copy_ (fill_ for a 0-d value, after a view and an expand for another shape) or index_put_
     "setitem_records_the_op_it_runs": """

@@ -1726,6 +1726,15 @@ _EDGES: dict[str, str] = {
         show(T.tensor([-1., 0.5, 1.5, -1.5]) % T.tensor([1., -0.5, -1., 1.]),
              T.tensor([-3, 3]) % 2, T.remainder(T.tensor([-3., 3.]), -2))
     """,
+    "remainder_and_reflected_floor_divide_of_bools": """
+        m = T.tensor([True, False])
+        for call in (lambda: m % m, lambda: m % True, lambda: True % m, lambda: True // m,
+                     lambda: T.remainder(m, False), lambda: 3 // T.tensor([True, True])):
+            try:
+                show(call())
+            except NotImplementedError as e:
+                show(str(e))
+    """,
     "sign_and_sgn_of_bool": """
         m = T.tensor([True, False])
         show(m.sign(), m.sgn(), T.sign(T.tensor(True)), T.tensor([-2, 0, 3]).sign())
@@ -1790,3 +1799,11 @@ SNIPPETS.update(REPRODUCERS)
 from parity_fuzz_findings import FUZZ_FINDINGS  # noqa: E402 - the fuzzer's findings, same harness
 
 SNIPPETS.update(FUZZ_FINDINGS)
+
+from parity_shape_ops import SHAPE_OPS  # noqa: E402 - logsumexp, flip, roll, sort, topk ...
+
+SNIPPETS.update(SHAPE_OPS)
+
+from parity_elementwise import ELEMENTWISE  # noqa: E402 - the elementwise ops of the fuzzer's table
+
+SNIPPETS.update(ELEMENTWISE)

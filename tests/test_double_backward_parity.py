@@ -74,6 +74,15 @@ show(g1, g2, g3)
 graph(g1)
 graph(g2)
 """,
+    "third_derivatives_of_exp_and_log_relatives": """
+x = T.tensor([0.3, 0.5, 1.2], dtype=T.float64, requires_grad=True)
+for f in (T.reciprocal, T.rsqrt, T.log1p, T.expm1, T.log2, T.log10, T.exp2):
+    (g1,) = T.autograd.grad(f(x).sum(), x, create_graph=True)
+    (g2,) = T.autograd.grad((g1 * g1).sum(), x, create_graph=True)
+    (g3,) = T.autograd.grad(g2.sum(), x)
+    show(g1, g2, g3)
+    graph(g2)
+""",
     "hessian_of_prod_through_zeros": """
 x = T.tensor([[0.0, 2.0, 3.0], [0.0, 0.0, 1.5]], dtype=T.float64)
 show(T.autograd.functional.hessian(lambda a: a.prod(), x))
@@ -302,6 +311,34 @@ _OPS = {
         "x, p, weight=b4.detach(), pos_weight=b4.detach().abs(), reduction='none')"
     ),
     "linear": "T.nn.functional.linear(x, m.t(), b)",
+    # tests/parity_shape_ops.py's ops
+    "logsumexp": "x.logsumexp(1) * b4[:3]",
+    "logsumexp_dims_keepdim": "T.logsumexp(x * y, (0, -1), keepdim=True)",
+    "flip": "x.flip(0, 1) * y",
+    "roll": "x.roll((1, -1), (0, 1)) * y",
+    "roll_flat": "T.roll(x * y, 2)",
+    "mT": "x.mT * y.mT",
+    "sort": "x.sort(1).values * y",
+    "sort_stable_descending": "(x * y).sort(dim=0, descending=True, stable=True)[0]",
+    "topk": "x.topk(2).values * x[:, :2]",
+    "topk_smallest_dim0": "T.topk(x * y, 2, 0, largest=False)[0]",
+    "clamp_min": "x.clamp_min(0.1) * x",
+    "clamp_max_tensor": "x.clamp_max(y) * x",
+    "clamp_min_tensor": "T.clamp_min(x, c1) * y",
+    "squeeze_dims": "(x.unsqueeze(1) * y.unsqueeze(1)).squeeze((1, -1))",
+    "floor": "x.floor() * x",
+    "ceil": "T.ceil(x) + x",
+    "trunc": "x.trunc() * x",
+    "frac": "x.frac()",
+    "reciprocal": "p.reciprocal()",
+    "rsqrt": "p.rsqrt()",
+    "log1p": "p.log1p()",
+    "expm1": "x.expm1()",
+    "log2": "p.log2()",
+    "log10": "T.log10(p)",
+    "exp2": "x.exp2()",
+    "log1p_in_place": "(p * 1).log1p_()",
+    "rsqrt_in_place": "(p * 1).rsqrt_()",
 }
 _SETUP = """
 rng = np.random.default_rng(1)

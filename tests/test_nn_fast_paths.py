@@ -68,6 +68,28 @@ def test_linear_as_pytorch(case, torch):
     assert ours[2] == theirs[2]
 
 
+def assert_records_the_general_node(fast, general, upstream: np.ndarray):
+    """A short path's result is the general ``apply``'s: its values, and its node's type,
+    edges, saved values (the same arrays) and their versions, and the gradients it gives
+    ``upstream``. Returns both nodes for further checks (None when nothing was recorded)."""
+    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
+    assert fast.requires_grad == general.requires_grad
+    assert fast.dtype == general.dtype and fast.shape == general.shape
+    if general.grad_fn is None:
+        assert fast.grad_fn is None
+        return None
+    f, g = fast.grad_fn, general.grad_fn
+    assert type(f) is type(g)
+    assert f._next == g._next
+    assert f._saved_checks == g._saved_checks
+    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
+    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_array_equal(ours, theirs)
+    return f, g
+
+
 @SETTINGS
 @given(case=layer())
 def test_addmm_short_path_records_the_general_node(case):
@@ -77,22 +99,11 @@ def test_addmm_short_path_records_the_general_node(case):
     w_t = S.T.apply(w)
     fast = L.Addmm.apply(b, x, w_t)
     general = ArrayFunction.apply.__func__(L.Addmm, b, x, w_t)
-    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
-    assert fast.requires_grad == general.requires_grad
-    if general.grad_fn is None:
-        assert fast.grad_fn is None
-        return
-    f, g = fast.grad_fn, general.grad_fn
-    assert type(f) is type(g)
-    assert f._next == g._next
-    assert f._saved_checks == g._saved_checks
-    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
-    assert (f.bias_shape, f.layout) == (g.bias_shape, g.layout)
     upstream = np.random.default_rng(seed).normal(size=(rows, n_out)).astype(dtype)
-    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
-        assert (ours is None) == (theirs is None)
-        if ours is not None:
-            np.testing.assert_array_equal(ours, theirs)
+    nodes = assert_records_the_general_node(fast, general, upstream)
+    if nodes is not None:
+        f, g = nodes
+        assert (f.bias_shape, f.layout) == (g.bias_shape, g.layout)
 
 
 @SETTINGS
@@ -105,21 +116,11 @@ def test_mm_short_path_records_the_general_node(case, same):
     other = S.T.apply(x) if same else S.T.apply(w)  # x @ x.T: one tensor on both sides
     fast = L.Mm.apply(x, other)
     general = ArrayFunction.apply.__func__(L.Mm, x, other)
-    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
-    assert fast.requires_grad == general.requires_grad
-    if general.grad_fn is None:
-        assert fast.grad_fn is None
-        return
-    f, g = fast.grad_fn, general.grad_fn
-    assert f._next == g._next
-    assert f._saved_checks == g._saved_checks
-    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
-    assert f.layout == g.layout
     upstream = np.random.default_rng(seed).normal(size=fast.shape).astype(dtype)
-    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
-        assert (ours is None) == (theirs is None)
-        if ours is not None:
-            np.testing.assert_array_equal(ours, theirs)
+    nodes = assert_records_the_general_node(fast, general, upstream)
+    if nodes is not None:
+        f, g = nodes
+        assert f.layout == g.layout
 
 
 def test_addmm_short_path_catches_in_place_changes():
@@ -187,21 +188,8 @@ def test_mse_loss_short_path_records_the_general_node(shape, dtype, needs, same,
     y = x if same else mg.tensor(rng.normal(size=shape).astype(dtype), requires_grad=needs[1])
     fast = LO.MseLoss.apply(x, y, reduction)
     general = ArrayFunction.apply.__func__(LO.MseLoss, x, y, reduction)
-    np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
-    assert fast.dtype == general.dtype and fast.shape == general.shape
-    if general.grad_fn is None:
-        assert fast.grad_fn is None
-        return
-    f, g = fast.grad_fn, general.grad_fn
-    assert type(f) is type(g)
-    assert f._next == g._next
-    assert f._saved_checks == g._saved_checks
-    assert all(s is t for s, t in zip(f._saved, g._saved, strict=True))
     upstream = np.asarray(rng.normal(size=general.shape).astype(dtype))
-    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
-        assert (ours is None) == (theirs is None)
-        if ours is not None:
-            np.testing.assert_array_equal(ours, theirs)
+    assert_records_the_general_node(fast, general, upstream)
 
 
 @SETTINGS

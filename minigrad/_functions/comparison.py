@@ -13,6 +13,8 @@ from ..ops._common import LEGACY_NAMES, broadcast_shapes
 from ..tensor import Tensor, new_tensor
 from ._args import _operand
 
+_F = np.dtype(np.float64)
+
 
 def _compare(ufunc):
     def method(self, other):
@@ -21,6 +23,10 @@ def _compare(ufunc):
             return NotImplemented
         b = other._data if isinstance(other, Tensor) else other
         a = self._data if isinstance(self, Tensor) else self
+        if type(b) is float and getattr(a, "dtype", _F).kind in "biu":  # in the default float
+            a = a.astype(get_default_dtype().numpy)  # dtype, as PyTorch: 16777217 <= 16777216.0
+        else:
+            a, b = promote_pair(a, b)  # a 0-d tensor does not promote within its category
         try:
             return new_tensor(np.asarray(ufunc(a, b)))
         except ValueError:

@@ -8,8 +8,10 @@ the graph.
 from __future__ import annotations
 
 from .._shapes import broadcast_shapes
+from ..ops import bmm as BMM
 from ..ops import linalg as L
 from ..ops import shape as S
+from ..ops import vector_products as VEC
 from ..tensor import Tensor
 from .shape import expand, reshape, squeeze, unsqueeze
 
@@ -19,11 +21,11 @@ def mm(input, mat2):
 
 
 def mv(input, vec):
-    return L.Mv.apply(input, vec)
+    return VEC.Mv.apply(input, vec)
 
 
 def dot(input, other):
-    return L.Dot.apply(input, other)
+    return VEC.Dot.apply(input, other)
 
 
 def addmm(input, mat1, mat2):
@@ -31,6 +33,11 @@ def addmm(input, mat1, mat2):
 
 
 def matmul(input, other):
+    try:  # two matrices, the usual ``x @ W``: mm at once
+        if input._data.ndim == 2 and other._data.ndim == 2:
+            return L.Mm.apply(input, other)
+    except AttributeError:  # not two tensors: the checks below say which
+        pass
     if not isinstance(other, Tensor) or not isinstance(input, Tensor):
         raise TypeError(
             f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
@@ -52,7 +59,10 @@ def matmul(input, other):
                 f"mat1 and mat2 shapes cannot be multiplied (1x{input.shape[0]} "
                 f"and {other.shape[0]}x{other.shape[1]})"
             )
-        return S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
+        out = S.SqueezeMatmul.apply(mm(unsqueeze(input, 0), other), 0)
+        if type(out._vc) is list:  # PyTorch's squeeze_(0), in place: _version 1
+            out._vc[0] += 1
+        return out
     if _should_fold(input, other):
         return _folded(input, other)
     return _batched(input, other)
@@ -61,7 +71,7 @@ def matmul(input, other):
 def _batched(input: Tensor, other: Tensor) -> Tensor:
     """A batch of products in PyTorch's steps, so that the graph is PyTorch's: each side
     expanded to the common batch and reshaped to 3-d, one ``bmm``, ``_unsafe_view`` back."""
-    L.check_batched(input._data, other._data)
+    BMM.check_batched(input._data, other._data)
     d1, d2 = input.ndim, other.ndim
     s1, s2 = input._data.shape, other._data.shape
     n, m1 = (s1[-2] if d1 > 1 else 1), s1[-1]
@@ -79,9 +89,9 @@ def _batched(input: Tensor, other: Tensor) -> Tensor:
     t1 = reshape(expand(input, batch + (n, m1)), (count, n, m1))
     if d2 == 1:  # a vector: a batch of one-column matrices
         t2 = unsqueeze(reshape(expand(other, batch + (m2,)), (count, m2)), 2)
-        out = S.SqueezeDim.apply(L.Bmm.apply(t1, t2), -1)
+        out = S.SqueezeDim.apply(BMM.Bmm.apply(t1, t2), -1)
     else:
-        out = L.Bmm.apply(t1, reshape(expand(other, batch + (m2, p)), (count, m2, p)))
+        out = BMM.Bmm.apply(t1, reshape(expand(other, batch + (m2, p)), (count, m2, p)))
     return S.UnsafeView.apply(out, batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ()))
 
 

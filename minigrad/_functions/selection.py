@@ -12,8 +12,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._typename import type_name
-from ..ops import linalg as L
+from ..ops import bmm as BMM
+from ..ops import gather_scatter as GS
+from ..ops import masked as MASK
+from ..ops import normal as NORMAL
 from ..ops import powers as POW
+from ..ops import rounding as ROUND
 from ..ops import selection as SEL
 from ..tensor import Tensor, wrap_dim
 from ._args import _shape_args
@@ -25,14 +29,14 @@ def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
         raise TypeError(
             f"gather(): argument 'index' (position 2) must be Tensor, not {type_name(index)}"
         )
-    return SEL.Gather.apply(input, dim, index._data)
+    return GS.Gather.apply(input, dim, index._data)
 
 
 def masked_fill(input: Tensor, mask: Tensor, value: float | Tensor) -> Tensor:
     """``value`` where ``mask`` (a bool tensor) is True, ``input`` elsewhere."""
     if isinstance(value, Tensor):
-        return SEL.MaskedFillTensor.apply(input, value, mask._data)
-    return SEL.MaskedFill.apply(input, mask._data, value)
+        return MASK.MaskedFillTensor.apply(input, value, mask._data)
+    return MASK.MaskedFill.apply(input, mask._data, value)
 
 
 def repeat(input: Tensor, *sizes: int) -> Tensor:
@@ -110,14 +114,14 @@ def square(input: Tensor) -> Tensor:
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """A batch of matrix products: ``(b, n, m)`` and ``(b, m, p)`` give ``(b, n, p)``."""
-    return L.Bmm.apply(input, mat2)
+    return BMM.Bmm.apply(input, mat2)
 
 
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorch's name
     """Round half to even (``round(2.5)`` is 2), to ``decimals`` places."""
     if decimals:
-        return SEL.RoundDecimals.apply(input, decimals)
-    return SEL.Round.apply(input)
+        return ROUND.RoundDecimals.apply(input, decimals)
+    return ROUND.Round.apply(input)
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
@@ -126,11 +130,11 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires
 
     m, s = isinstance(mean, Tensor), isinstance(std, Tensor)
     if m and s:
-        return SEL.Normal.apply(mean, std)
+        return NORMAL.Normal.apply(mean, std)
     if m:
-        return SEL.NormalMean.apply(mean, float(std))
+        return NORMAL.NormalMean.apply(mean, float(std))
     if s:
-        return SEL.NormalStd.apply(std, float(mean))
+        return NORMAL.NormalStd.apply(std, float(mean))
     if size is None:
         raise TypeError("normal() missing required argument 'size'")
     out = randn(*_shape_args((size,)), dtype=dtype, generator=generator)

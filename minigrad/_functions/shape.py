@@ -10,6 +10,7 @@ import warnings
 
 from .._dtypes import check_device, dtype, to_numpy_dtype
 from .._legacy import dtype_of_legacy
+from .._modes import InferenceVersion
 from .._quiet import loud, quiet
 from .._typename import type_name
 from ..ops import shape as S
@@ -18,6 +19,11 @@ from ._args import _check_ints, _is_int, _overloads, _shape_args
 
 
 def view(input, *shape):
+    for s in shape:  # the usual x.view(-1, 30): Python ints, nothing to read or check
+        if type(s) is not int:
+            break
+    else:
+        return S.View.apply(input, shape)
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
         if isinstance(shape[0], dtype):
             raise NotImplementedError("minigrad does not reinterpret memory as another dtype")
@@ -58,10 +64,16 @@ def flatten(input, start_dim=0, end_dim=-1):
     if start == end:
         return input
     shape = input.shape
-    return reshape(input, shape[:start] + (-1,) + shape[end + 1 :])
+    size = 1  # not -1: a size-0 dimension elsewhere would make -1 ambiguous
+    for n in shape[start : end + 1]:
+        size *= n
+    return reshape(input, shape[:start] + (size,) + shape[end + 1 :])
 
 
 def squeeze(input, dim=None):
+    if isinstance(dim, (tuple, list)):  # several dims: one node (SqueezeBackward2)
+        _check_ints("squeeze", "dim", dim)
+        return S.SqueezeDims.apply(input, tuple(dim))
     return S.Squeeze.apply(input) if dim is None else S.SqueezeDim.apply(input, dim)
 
 
@@ -114,12 +126,21 @@ def expand(input, *sizes):
 def clone(input, *, memory_format=None):
     """A copy in the graph (CloneBackward0) with the layout of ``input`` (PyTorch's default,
     ``preserve_format``)."""
-    return S.ClonePreserve.apply(input)
+    return _copied(input, S.ClonePreserve.apply(input))
 
 
 def contiguous(input, memory_format=None):
     """``input`` itself if C-ordered, else a C-ordered copy (CloneBackward0)."""
-    return input if input._data.flags.c_contiguous else S.Clone.apply(input)
+    return input if input._data.flags.c_contiguous else _copied(input, S.Clone.apply(input))
+
+
+def _copied(input: Tensor, out: Tensor) -> Tensor:
+    """PyTorch's clone is ``empty_like`` then ``copy_``; for an inference tensor used outside
+    inference mode the ``copy_`` is dispatched as a user's in-place op and counts: the copy's
+    ``_version`` is 1 (for any other input it runs below the version counter: 0)."""
+    if isinstance(input._vc, InferenceVersion) and type(out._vc) is list:
+        out._vc[0] += 1
+    return out
 
 
 def to(self, *args, **kwargs):

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor, new_tensor
 from ..ops._summation import float_sum, summable
+from ..tensor import Tensor, new_tensor
 from .node import Node, sequence
 
 __all__ = ["AccumulateGrad", "accumulator_of", "node_of", "retain_grad_hook", "sum_to_shape"]

@@ -105,7 +105,7 @@ def _saved_value(node: BackwardNode, k: int) -> Tensor | None:
         raise RuntimeError(_modified_message(node, k))
     if which < 0:
         return _tied(value, output_node(node, which), counter)
-    fn = node._next[which]
+    fn = node._next[which] if which else getattr(node, "_self_clone", node._next[0])
     if type(fn) is AccumulateGrad:
         return fn.variable
     return _tied(value, fn, counter)
@@ -161,8 +161,8 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
                 value = value if not isinstance(value, np.ndarray) else new_tensor(value)
             elif which < 0:
                 value = _tied(value, output_node(node, which), counter)
-            else:
-                fn = node._next[which]
+            else:  # an in-place op's old self: PyTorch saved a clone (``_self_clone``)
+                fn = node._next[which] if which else getattr(node, "_self_clone", node._next[0])
                 if fn is None:
                     value = _tied(value, None, counter)
                 elif type(fn) is AccumulateGrad:

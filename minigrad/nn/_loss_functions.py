@@ -20,6 +20,7 @@ from .._functions import shape as FS
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import binary_loss as BCE
 from ..ops import classification_loss as NLL
+from ..ops import cross_entropy as CE
 from ..ops import loss as LO
 from ..ops import shape as S
 from ..ops import softmax as SM
@@ -185,6 +186,10 @@ def cross_entropy(
         reduction = reduction_of(size_average, reduce, reduction)
     if label_smoothing != 0.0:
         raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
+    if weight is None:  # a classifier's usual step: (N, C) scores, N class indices
+        loss = CE.log_softmax_nll_loss(input, target, ignore_index, reduction)
+        if loss is not None:
+            return loss
     class_dim = 0 if input._data.ndim == 1 else 1
     if target._data.shape == input._data.shape:  # class probabilities: PyTorch's checks, in order
         if target._data.dtype.kind != "f":

@@ -189,7 +189,9 @@ def _general(a: np.ndarray, reduced: tuple) -> np.ndarray:
     perm = [d for d in range(a.ndim) if a.shape[d] == 1]
     for d in outer:
         perm += d[3][::-1]
-    sums = _blocks(a.transpose(perm).reshape([d[0] for d in outer]), dims, _VECTOR_BYTES // a.itemsize)
+    sums = _blocks(
+        a.transpose(perm).reshape([d[0] for d in outer]), dims, _VECTOR_BYTES // a.itemsize
+    )
     kept = outer if dims[0][2] and dims[1][2] else outer[:-1]
     # each block adds into the output, from 0: over the walk's reduced dims in C order
     added = [i for i, d in enumerate(kept) if not d[2]]

@@ -207,6 +207,8 @@ class SubScalar(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, number):
+        if a.dtype is _BOOL:  # pow's gradient of a bool exponent: b - 1 is refused
+            _no_bool_subtraction(a, number)
         return a - number
 
     @staticmethod

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from .arithmetic import AddScalar, DivScalar, MulScalar
-from .loss import reduce
+from .arithmetic import AddScalar, MulScalar
+from .loss import reduce, scale
 from .namespace import namespace
 from .unary import Logit, LogSigmoid, Sigmoid
 
@@ -62,7 +62,7 @@ def _weigh(g, weight, reduction: str, like):
     xp = namespace(like)
     if weight is not None:
         g = g * xp.constant(weight)
-    return DivScalar.call(g, xp.data(g).size) if reduction == "mean" else g
+    return scale(g, reduction, xp.data(g).size)
 
 
 class BinaryCrossEntropyBackward(ArrayFunction):

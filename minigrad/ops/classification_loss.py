@@ -74,7 +74,7 @@ class NllLoss(ArrayFunction):
             and weight is None
             and target.size
             and not 0 <= ignore_index < shape[1]
-            and target.min() >= 0  # numpy would read a negative target from the end
+            and np.minimum.reduce(target, None) >= 0  # numpy reads a negative one from the end
         ):
             rows = positions(shape[0])
             try:
@@ -276,5 +276,8 @@ def _segments(values: np.ndarray, ends: np.ndarray) -> np.ndarray:
     starts = np.concatenate(([0], ends[:-1] + 1))
     lengths = ends - starts + 1
     table = np.zeros((lengths.max(), len(ends)), values.dtype)  # a run per column, 0 after
-    table[np.arange(len(values)) - np.repeat(starts, lengths), np.repeat(np.arange(len(ends)), lengths)] = values
+    table[
+        np.arange(len(values)) - np.repeat(starts, lengths),
+        np.repeat(np.arange(len(ends)), lengths),
+    ] = values
     return sequential(table, 0)

@@ -9,8 +9,8 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
+from .gather_scatter import Scatter
 from .namespace import namespace
-from .selection import Scatter
 
 
 class Extreme(ArrayFunction):

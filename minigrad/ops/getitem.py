@@ -79,7 +79,7 @@ def getitem(t: Tensor, index) -> Tensor:
         rows, data = index._data, t._data
         if rows.dtype in _ROW_DTYPES and rows.ndim and data.ndim and data.size:
             if t._requires_grad and _grad_state.enabled:
-                return Index.apply(t, rows)
+                return Index.apply_rows(t, rows)
             return new_tensor(take_rows(data, rows))  # no graph (X[ix]): the copy, nothing else
     if type(index) is slice:  # a lone slice is always recorded, even x[:]
         if t._data.ndim == 0:

@@ -13,12 +13,17 @@ import math
 
 import numpy as np
 
+from ..autograd import anomaly_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_function import MultiArrayFunction, zeros_for
-from ..tensor import Tensor
+from ..autograd.saved_values import _UNWATCHED
+from ..tensor import Tensor, new_tensor
 from ._common import positions
+from ._short_path import edge, node
 from .joining import Stack
 from .namespace import namespace
+
+_anomaly = anomaly_mode.state
 
 
 def _check_index(i: int, dim: int, size: int) -> int:
@@ -120,11 +125,25 @@ class Index(ArrayFunction):
 
     ``key`` is a tuple of indices, or one integer array for the commonest case,
     rows picked along dimension 0 (an embedding lookup ``C[X]``), which numpy's
-    ``take`` does without parsing a general index.
+    ``take`` does without parsing a general index; that case records its node
+    directly (``apply_rows``).
     """
 
     node_name = "IndexBackward0"
     n_params = 1
+
+    @classmethod
+    def apply_rows(cls, t: Tensor, rows: np.ndarray) -> Tensor:
+        """``Index.apply(t, rows)`` for a tensor ``t`` that records a graph and an integer
+        array ``rows``: the general path's node (``_short_path``), the indices saved as
+        PyTorch saves them and watched by no version counter, as there."""
+        if _anomaly.enabled:  # its stack of the node names the general path's frames
+            return cls.apply(t, rows)
+        data = t._data
+        out = take_rows(data, rows)
+        ctx = node(cls, (edge(t),))
+        ctx.shape, ctx.key, ctx._saved, ctx._saved_checks = data.shape, rows, (rows,), _UNWATCHED
+        return new_tensor(out, ctx, True)
 
     @staticmethod
     def forward(ctx, a, key):

@@ -16,12 +16,28 @@ from .namespace import namespace
 _BOOL = np.dtype(np.bool_)
 
 
+def _floor_divide(a, b):
+    """``a // b`` as PyTorch computes it: no bools, no integer division by zero, and an integer
+    and a float divided in the float's dtype."""
+    _no_bool_division(a, b, "div_floor")
+    _no_integer_division_by_zero(a, b)
+    return np.floor_divide(*_in_float_dtype(a, b))
+
+
 def _remainder(a, b):
-    """PyTorch's remainder: fmod, moved into the divisor's sign (so -1. % 1. is -0., as there)."""
+    """``a % b`` as PyTorch computes it: no bools, no integer division by zero, then fmod moved
+    into the divisor's sign (so -1. % 1. is -0., as there)."""
+    _no_bool_division(a, b, "remainder")
+    _no_integer_division_by_zero(a, b)
     mod = np.fmod(a, b)
     if mod.dtype.kind != "f":
         return np.remainder(a, b)
     return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
+def _no_bool_division(a, b, kernel: str) -> None:
+    if _is_bool(a) and _is_bool(b):
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Bool'")
 
 
 def _no_integer_division_by_zero(a, b) -> None:
@@ -47,7 +63,6 @@ class RemainderScalar(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, number):
-        _no_integer_division_by_zero(a, number)
         return _remainder(a, number)
 
     @staticmethod
@@ -64,9 +79,9 @@ class Remainder(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        _no_integer_division_by_zero(a, b)
+        out = _remainder(a, b)
         ctx.save_for_backward(a, b)
-        return _remainder(a, b)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
@@ -87,9 +102,7 @@ class FloorDivide(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        _no_bool_division(a, b, "div_floor")
-        _no_integer_division_by_zero(a, b)
-        return np.floor_divide(*_in_float_dtype(a, b))
+        return _floor_divide(a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -122,8 +135,7 @@ class RFloorDivide(FloorDivideScalar):
 
     @staticmethod
     def forward(ctx, b, number):
-        _no_integer_division_by_zero(number, b)
-        return np.floor_divide(number, b)
+        return _floor_divide(number, b)
 
 
 class RRemainder(FloorDivideScalar):
@@ -134,7 +146,6 @@ class RRemainder(FloorDivideScalar):
 
     @staticmethod
     def forward(ctx, b, number):
-        _no_integer_division_by_zero(number, b)
         return _remainder(number, b)
 
     @staticmethod
@@ -176,8 +187,3 @@ class DivRounded(ArrayFunction):
         # zeros, not grad * 0: the -0. and nan of a product would show (PyTorch: zeros_like)
         xp = namespace(grad)
         return xp.zeros_like(grad), xp.zeros_like(grad)
-
-
-def _no_bool_division(a, b, kernel: str) -> None:
-    if _is_bool(a) and _is_bool(b):
-        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Bool'")

@@ -1,4 +1,7 @@
-"""Matrix products: mm, mv, dot, addmm (Linear's op) and batched matmul."""
+"""Matrix products: ``mm`` (``@`` of two matrices) and ``addmm`` (Linear's op).
+
+``mv`` and ``dot`` are in ``vector_products.py``, ``bmm`` (batched matmul) in ``bmm.py``.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from ..autograd import grad_mode
 from ..autograd.accumulate_grad import sum_to_shape
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor
-from ._common import C_NAMES, LEGACY_NAMES, broadcast_shapes, check_expand
+from ._common import C_NAMES, LEGACY_NAMES, check_expand
 from ._short_path import NOT_KEPT, edge, node
 from .namespace import namespace
 
@@ -17,6 +20,12 @@ from .namespace import namespace
 # call on small matrices (a quarter of a Linear layer's product), the same on large ones.
 # Other dtypes keep matmul's own loops (tests/test_nn_fast_paths.py).
 BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_dot = np.ndarray.dot  # np.dot's C product, without np.dot's Python-level dispatcher
+
+try:  # np.einsum's C function, without the Python wrapper's argument parsing (1 us a call)
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - a numpy that moved it
+    _einsum = np.einsum
 
 
 def column_major(a) -> bool:
@@ -45,7 +54,7 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
     a_cm, b_cm = layout if layout is not None else (column_major(a), column_major(b))
     grad_a = grad_b = None
     if type(grad) is np.ndarray:  # the ordinary backward: numpy's ``.T``, no namespace calls
-        mm = np.dot if grad.dtype in BLAS_FLOATS else np.matmul
+        mm = _dot if grad.dtype in BLAS_FLOATS else np.matmul
         if need_a:
             if grad.shape[1] == 1:  # a layer of one output: an outer product
                 grad_a = outer(b, grad.T).T if a_cm else outer(grad, b.T)
@@ -65,7 +74,8 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
     return grad_a, grad_b
 
 
-def _dims(shape: tuple) -> str:
+def dims_text(shape: tuple) -> str:
+    """``2x3``: how PyTorch's messages write a shape."""
     return "x".join(str(n) for n in shape)
 
 
@@ -77,6 +87,7 @@ class Mm(ArrayFunction):
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
     saved_when = (1, 0)  # self is kept for mat2's gradient only, mat2 for self's
+    exact_grads = True
 
     @classmethod
     def apply(cls, a, b):
@@ -98,7 +109,7 @@ class Mm(ArrayFunction):
             return ArrayFunction.apply.__func__(cls, a, b)  # and its errors
         token = quiet()
         try:
-            out = np.dot(ad, bd)  # as forward computes it
+            out = _dot(ad, bd)  # as forward computes it
         finally:
             loud(token)
         if not (_grad_state.enabled and (a._requires_grad or b._requires_grad)):
@@ -124,14 +135,15 @@ class Mm(ArrayFunction):
             )
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({_dims(a.shape)} and {_dims(b.shape)})"
+                "mat1 and mat2 shapes cannot be multiplied "
+                f"({dims_text(a.shape)} and {dims_text(b.shape)})"
             )
-        _no_bool(a, b, "addmm_impl_cpu_")
+        check_not_bool(a, b, "addmm_impl_cpu_")
         ctx.save_for_backward(a, b)
         ctx.layout = (column_major(a), column_major(b))  # a is kept only if b requires grad
         if a.shape[1] == 1:
             return outer(a, b)
-        return np.dot(a, b) if a.dtype in BLAS_FLOATS else a @ b
+        return _dot(a, b) if a.dtype in BLAS_FLOATS else a @ b
 
     @staticmethod
     def backward(ctx, grad):
@@ -151,6 +163,7 @@ class Addmm(ArrayFunction):
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
     saved_when = (2, 1)  # mat1 is kept for mat2's gradient only, mat2 for mat1's
+    exact_grads = True
 
     @classmethod
     def apply(cls, bias, a, b):
@@ -174,7 +187,7 @@ class Addmm(ArrayFunction):
             return ArrayFunction.apply.__func__(cls, bias, a, b)  # and its errors
         token = quiet()
         try:
-            out = np.dot(ad, md) if ad.shape[1] != 1 else outer(ad, md)  # as Mm.forward
+            out = _dot(ad, md) if ad.shape[1] != 1 else outer(ad, md)  # as Mm.forward
             out += bd
         finally:
             loud(token)
@@ -241,131 +254,12 @@ def _sum_rows(grad: np.ndarray, shape: tuple) -> np.ndarray:
     """
     if grad.ndim == 2 and len(shape) == 1 and grad.shape[1] == shape[0]:
         if grad.shape[0] >= 64 and 1 < shape[0] <= 64:
-            return np.einsum("ij->j", grad)
+            return _einsum("ij->j", grad)
         return np.add.reduce(grad, 0)  # what sum_to_shape does here, without its tests
     return sum_to_shape(grad, shape)
 
 
-class Mv(ArrayFunction):
-    node_name = "MvBackward0"
-    saved_names = ("self", "vec")
-    saved_when = (1, 0)
-
-    @staticmethod
-    def forward(ctx, m, v):
-        if m.ndim == 0:
-            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        if m.ndim != 2 or v.ndim != 1:
-            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.ndim}, {v.ndim}")
-        if m.ndim != 2 or v.ndim != 1 or m.shape[1] != v.shape[0]:
-            raise RuntimeError(
-                f"size mismatch, got input ({m.shape[0] if m.ndim else 0}), "
-                f"mat ({_dims(m.shape)}), vec ({_dims(v.shape)})"
-            )
-        # the sizes first, then the dtypes, as PyTorch's addmv checks them
-        if m.dtype != v.dtype:
-            raise RuntimeError(
-                "addmv input tensors must have the same dtype, but got "
-                f"{LEGACY_NAMES[v.dtype]}, {LEGACY_NAMES[m.dtype]}, and {LEGACY_NAMES[v.dtype]}"
-            )
-        _no_bool(m, v, "addmv_impl_cpu")
-        ctx.save_for_backward(m, v)
-        return m @ v
-
-    @staticmethod
-    def backward(ctx, grad):
-        m, v = ctx.saved_tensors
-        xp = namespace(grad)
-        grad_m = None if v is None else xp.reshape(grad, (-1, 1)) * v
-        return grad_m, None if m is None else xp.t(m) @ grad
-
-
-class Dot(ArrayFunction):
-    node_name = "DotBackward0"
-    saved_names = ("self", "tensor")
-    saved_when = (1, 0)
-
-    @staticmethod
-    def forward(ctx, a, b):
-        if a.ndim != 1 or b.ndim != 1:
-            raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-        if a.dtype != b.dtype:
-            raise RuntimeError(
-                "dot : expected both vectors to have same dtype, but found "
-                f"{LEGACY_NAMES[a.dtype]} and {LEGACY_NAMES[b.dtype]}"
-            )
-        if a.shape != b.shape:
-            raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
-                f"the same number of elements, but got {a.size} and {b.size} elements respectively"
-            )
-        _no_bool(a, b, "dot")
-        ctx.save_for_backward(a, b)
-        return np.dot(a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return None if b is None else grad * b, None if a is None else grad * a
-
-
-def _no_bool(a: np.ndarray, b: np.ndarray, kernel: str) -> None:
+def check_not_bool(a: np.ndarray, b: np.ndarray, kernel: str) -> None:
     """PyTorch has no matrix product of bools; an empty product never reaches its kernel."""
     if a.dtype == np.bool_ and (kernel == "dot" or a.size and b.size):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-
-
-def check_batched(a: np.ndarray, b: np.ndarray) -> None:
-    """PyTorch's errors for a batched matmul (bmm after expanding both batches; a matmul that
-    folds its batch into one mm or mv is not computed here, see ``minigrad.matmul``)."""
-    a2 = a if a.ndim > 1 else a[None, :]
-    b2 = b if b.ndim > 1 else b[:, None]
-    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])  # the batches first, as PyTorch
-    if a2.shape[-1] != b2.shape[-2]:
-        n = int(np.prod(batch))
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: [{n}, "
-            f"{a2.shape[-1]}] but got: [{n}, {b2.shape[-2]}]."
-        )
-    _check_bmm_dtypes(a2, b2)
-
-
-def _check_bmm_dtypes(a: np.ndarray, b: np.ndarray) -> None:
-    """bmm's kernel reads both in one dtype; with nothing to compute (an empty result or an
-    empty inner dim) it returns before reading, so it checks nothing (PyTorch)."""
-    empty = a.shape[-1] == 0 or a.shape[-2] == 0 or b.shape[-1] == 0 or 0 in a.shape[:-2]
-    if a.dtype != b.dtype and not empty:
-        raise RuntimeError(
-            f"expected scalar type {LEGACY_NAMES[a.dtype]} but found {LEGACY_NAMES[b.dtype]}"
-        )
-
-
-class Bmm(ArrayFunction):
-    """``bmm``: a batch of matrix products, ``(b, n, m) @ (b, m, p)``, no broadcasting."""
-
-    node_name = "BmmBackward0"
-    saved_when = (1, 0)  # a is kept for b's gradient only, b for a's (as PyTorch)
-
-    @staticmethod
-    def forward(ctx, a, b):
-        if a.ndim != 3:
-            raise RuntimeError("batch1 must be a 3D tensor")
-        if b.ndim != 3:
-            raise RuntimeError("batch2 must be a 3D tensor")
-        if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
-            raise RuntimeError(
-                f"Expected size for first two dimensions of batch2 tensor to be: "
-                f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
-            )
-        _check_bmm_dtypes(a, b)
-        _no_bool(a, b, "bmm")
-        ctx.save_for_backward(a, b)
-        return np.matmul(a, b).astype(b.dtype, copy=False)  # mixed only when empty: b's dtype
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        xp = namespace(grad)
-        # bmm again (not matmul, which would fold the batch), mat2's first, as PyTorch
-        grad_b = None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad)
-        return None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)), grad_b

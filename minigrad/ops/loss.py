@@ -56,6 +56,7 @@ class MseLoss(ArrayFunction):
     node_name = "MseLossBackward0"
     saved_names = ("self", "target")
     n_params = 1
+    exact_grads = True
 
     @classmethod
     def apply(cls, input, target, reduction):
@@ -95,7 +96,7 @@ class MseLoss(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        need_input, need_target = ctx.needs_input_grad
+        need_input, need_target = ctx._next[0] is not None, ctx._next[1] is not None
         r = ctx.reduction
         if type(grad) is np.ndarray and not need_target:  # the hot case: a model's output
             return mse_grad(grad, input, target, r), None
@@ -115,7 +116,7 @@ def mse(input: np.ndarray, target: np.ndarray, reduction: str):
         diff *= diff
         return diff if reduction == "none" else reduce(diff, reduction)
     flat = diff.reshape(-1)
-    total = np.dot(flat, flat)
+    total = flat.dot(flat)
     return total if reduction == "sum" else total / diff.size
 
 
@@ -150,8 +151,7 @@ class MseLossBackward(ArrayFunction):
         r = ctx.reduction
 
         def double(g):  # mse_loss_double_backward
-            g = MulScalar.call(g, 2)
-            return DivScalar.call(g, ctx.size) if r == "mean" else g
+            return scale(MulScalar.call(g, 2), r, ctx.size)
 
         out_target = -double(gg * grad) if need_target else None
         out_input = double(gg * grad) if need_input else None
@@ -212,9 +212,8 @@ class SmoothL1LossBackward(ArrayFunction):
         if beta == 0:  # PyTorch's special case: zeros, no graph
             d = xp.zeros(values.shape, xp.dtype(gg))
         else:
-            inside = np.abs(values - xp.data(target)) < beta
-            d = DivScalar.call(gg * grad * xp.constant(inside.astype(xp.dtype(gg))), beta)
-            d = DivScalar.call(d, values.size) if r == "mean" else d
+            d = DivScalar.call(_inside(gg, grad, input, target, beta), beta)
+            d = scale(d, r, values.size)
         return out_grad, d, -d if need_target else None
 
 
@@ -272,11 +271,16 @@ class HuberLossBackward(ArrayFunction):
                 ones = xp.constant(np.ones(xp.data(grad).shape, xp.dtype(gg)))
                 out_grad = xp.sum(HuberLossBackward.call(ones, input, target, r, delta) * gg)
         if need_input or need_target:
-            values = xp.data(input)
-            inside = np.abs(values - xp.data(target)) < delta
-            d = gg * grad * xp.constant(inside.astype(xp.dtype(gg)))
-            d = DivScalar.call(d, values.size) if r == "mean" else d
+            d = scale(_inside(gg, grad, input, target, delta), r, xp.data(input).size)
         return out_grad, d if need_input else None, -d if need_target else None
+
+
+def _inside(gg, grad, input, target, bound: float):
+    """``gg * grad`` where ``|input - target| < bound``, 0 elsewhere: where smooth_l1's and
+    huber's second derivatives are not zero."""
+    xp = namespace(gg)
+    inside = np.abs(xp.data(input) - xp.data(target)) < bound
+    return gg * grad * xp.constant(inside.astype(xp.dtype(gg)))
 
 
 def _kinked(grad, input, target, reduction: str, bound: float, huber: bool) -> np.ndarray:

@@ -10,10 +10,17 @@ import math
 
 import numpy as np
 
+from ..autograd import anomaly_mode, grad_mode
+from ..autograd.array_apply import _apply_unary
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor, wrap_dim
+from ..tensor import Tensor, new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
+from ._short_path import edge, node
 from .namespace import namespace
+from .reduction import reduce_dims
+
+_anomaly = anomaly_mode.state
+_state = grad_mode.state
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple[int, ...]:
@@ -63,9 +70,34 @@ def _infer_shape_checked(shape: tuple, numel: int) -> tuple[int, ...]:
 
 
 class View(ArrayFunction):
+    """``x.view(shape)``: the same memory read in another shape (C order).
+
+    ``emb.view(-1, 30)`` runs in every step of a model that flattens its embeddings, so a
+    C-ordered tensor (always viewable) takes a short ``apply`` (``_short_path``): the
+    general path's view and node, recorded directly.
+    """
+
     node_name = "ViewBackward0"
     n_params = 1
     is_view = True
+
+    @classmethod
+    def apply(cls, a, shape):
+        try:
+            data = a._data
+        except AttributeError:  # not a tensor: the general path says so
+            return _apply_unary(cls, a, shape)
+        if _anomaly.enabled or not data.flags.c_contiguous:
+            return _apply_unary(cls, a, shape)  # anomaly mode's stack names its frames
+        result = new_tensor(data.reshape(infer_shape(shape, data.size)))
+        vc = result._vc = a._vc
+        result._base = a if a._base is None else a._base
+        result._view_version = vc[0]
+        if a._requires_grad and _state.enabled:
+            result._grad_fn = ctx = node(cls, (edge(a),))
+            result._requires_grad = True
+            ctx.shape = data.shape
+        return result
 
     @staticmethod
     def forward(ctx, a, shape):
@@ -188,6 +220,26 @@ class SqueezeDim(ArrayFunction):
         return grad if ctx.axis is None else namespace(grad).expand_dims(grad, ctx.axis)
 
 
+class SqueezeDims(ArrayFunction):
+    """``squeeze((0, 2))``: remove those of ``dims`` whose size is 1 (a view)."""
+
+    node_name = "SqueezeBackward2"
+    saved_settings = {"dim": "dims", "self_sym_sizes": "shape"}
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        axes = reduce_dims(dims, a.ndim)
+        ctx.shape, ctx.dims = a.shape, tuple(d % 2**64 for d in dims)  # negative: as uint64
+        ctx.axes = tuple(i for i in axes if a.shape[i] == 1) if a.ndim else ()
+        return a.squeeze(ctx.axes) if ctx.axes else a.view()
+
+    @staticmethod
+    def backward(ctx, grad):  # PyTorch's unsqueeze_to: one unsqueeze per removed dim
+        return namespace(grad).expand_dims(grad, ctx.axes) if ctx.axes else grad
+
+
 class SqueezeMatmul(SqueezeDim):
     """The squeeze that ends ``vector @ matrix`` (PyTorch's SqueezeBackward4). PyTorch squeezes
     the product in place, so the result is not a view (an in-place op on it is plain)."""
@@ -215,9 +267,11 @@ class Transpose(ArrayFunction):
     node_name = "TransposeBackward0"
     n_params = 2
     is_view = True
+    saved_settings = {"dim0": "dim0", "dim1": "dim1"}
 
     @staticmethod
     def forward(ctx, a, dim0, dim1):
+        ctx.dim0, ctx.dim1 = dim0 % 2**64, dim1 % 2**64  # a negative dim read as uint64
         ctx.axes = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
         if a.ndim == 0:
             return a.view()
@@ -235,6 +289,7 @@ class T(ArrayFunction):
 
     node_name = "TBackward0"
     is_view = True
+    exact_grads = True
 
     @staticmethod
     def forward(ctx, a):
@@ -244,7 +299,7 @@ class T(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return namespace(grad).t(grad)
+        return (grad.t() if isinstance(grad, Tensor) else grad.T,)  # .T: also a numpy scalar
 
 
 class Permute(ArrayFunction):

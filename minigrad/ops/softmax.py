@@ -15,7 +15,12 @@ from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
+from .exact_softmax import exact_log_softmax as _exact_log_softmax
+from .exact_softmax import exact_log_softmax_grad as _exact_log_softmax_grad
+from .exact_softmax import exact_softmax as _exact_softmax
+from .exact_softmax import exact_softmax_grad as _exact_softmax_grad
 from .namespace import namespace
+from .vector_kernels import EXACT_UP_TO, LANES
 
 _grad_state = grad_mode.state
 
@@ -27,19 +32,7 @@ class Softmax(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim):
-        axis = wrap_dim(dim, a.ndim)
-        a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
-        if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
-            out = a.copy()
-            ctx.save_for_backward(out)
-            ctx.axis = axis
-            return out
-        _check_softmax_dtype(a, axis, "softmax")
-        e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
-        out = e / e.sum(axis=axis, keepdims=True)
-        ctx.save_for_backward(out)
-        ctx.axis = axis
-        return out
+        return _forward(ctx, a, dim, "softmax", softmax)
 
     @staticmethod
     def backward(ctx, grad):
@@ -57,6 +50,8 @@ class SoftmaxBackward(ArrayFunction):
     def forward(ctx, grad, out, axis):
         ctx.save_for_backward(grad, out)
         ctx.axis = axis
+        if out.size <= EXACT_UP_TO and out.dtype in LANES and grad.dtype == out.dtype:
+            return _exact_softmax_grad(grad, out, axis)
         return out * (grad - (grad * out).sum(axis=axis, keepdims=True))
 
     @staticmethod
@@ -110,20 +105,7 @@ class LogSoftmax(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, dim):
-        axis = wrap_dim(dim, a.ndim)
-        a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
-        if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
-            out = a.copy()
-            ctx.save_for_backward(out)
-            ctx.axis = axis
-            return out
-        _check_softmax_dtype(a, axis, "log_softmax")
-        out = log_softmax(a, axis)
-        if type(out) is not np.ndarray:  # a 0-d input gave a numpy scalar (the short path
-            out = np.asarray(out)  # has no _as_array after forward)
-        ctx.save_for_backward(out)
-        ctx.axis = axis
-        return out
+        return _forward(ctx, a, dim, "log_softmax", _log_softmax_array)
 
     @staticmethod
     def backward(ctx, grad):
@@ -133,8 +115,40 @@ class LogSoftmax(ArrayFunction):
         return LogSoftmaxBackward.call(grad, out, ctx.axis)
 
 
+def _forward(ctx, a: np.ndarray, dim: int, name: str, compute) -> np.ndarray:
+    """softmax's and log_softmax's forward around ``compute(a, axis)``: PyTorch's dim check,
+    a C-ordered input, the empty case and the dtype check, then the result saved."""
+    axis = wrap_dim(dim, a.ndim)
+    a = np.asarray(a, order="C")  # PyTorch works on input.contiguous(): a C-ordered result
+    if a.size == 0:  # nothing to normalise: an empty result (any dtype), as in PyTorch
+        out = a.copy()
+    else:
+        _check_softmax_dtype(a, axis, name)
+        out = compute(a, axis)
+    ctx.save_for_backward(out)
+    ctx.axis = axis
+    return out
+
+
+def softmax(a: np.ndarray, axis: int) -> np.ndarray:
+    """``exp(a - max) / sum(exp(a - max))`` along ``axis``, of a non-empty float array."""
+    if a.size <= EXACT_UP_TO and a.dtype in LANES:
+        return _exact_softmax(a, axis)
+    e = np.exp(a - np.maximum.reduce(a, axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _log_softmax_array(a: np.ndarray, axis: int) -> np.ndarray:
+    """``log_softmax`` as an array: a 0-d input gives a numpy scalar (and the short path
+    has no ``_as_array`` after forward)."""
+    out = log_softmax(a, axis)
+    return out if type(out) is np.ndarray else np.asarray(out)
+
+
 def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
     """``a - max - log(sum(exp(a - max)))`` along ``axis``, of a non-empty float array."""
+    if a.size <= EXACT_UP_TO and a.dtype in LANES:
+        return _exact_log_softmax(a, axis)
     out = a - np.maximum.reduce(a, axis, keepdims=True)  # the ufuncs: no wrapper calls
     out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
     return out
@@ -142,6 +156,8 @@ def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
 
 def log_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int) -> np.ndarray:
     """``grad - softmax * sum(grad)``: log_softmax's gradient, ``out`` its result."""
+    if out.size <= EXACT_UP_TO and out.dtype in LANES and grad.dtype == out.dtype:
+        return _exact_log_softmax_grad(grad, out, axis)
     return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
 
 

@@ -9,12 +9,19 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtypes import as_float
+from .._quiet import loud, quiet
+from ..autograd import anomaly_mode, grad_mode
+from ..autograd.array_apply import _apply_unary
 from ..autograd.function import ArrayFunction
+from ..tensor import new_tensor
+from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
 from .namespace import NumpyNamespace, namespace, sign_of
 
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
+_anomaly = anomaly_mode.state
+_state = grad_mode.state
 
 
 # numpy's float32 tanh is off by an ulp for a third of the inputs; PyTorch's is nearly always
@@ -152,23 +159,65 @@ class Cos(ArrayFunction):
 
 
 class Tanh(ArrayFunction):
+    """tanh, the hidden layer of many a first network (makemore's): a float tensor takes a
+    short ``apply`` (``_short_path``), the general path's values and node recorded directly."""
+
     node_name = "TanhBackward0"
     saved_names = ("result",)
 
+    @classmethod
+    def apply(cls, a):
+        try:
+            data = a._data
+        except AttributeError:  # not a tensor: the general path says so
+            return _apply_unary(cls, a)
+        if data.dtype.kind != "f" or not data.ndim or _anomaly.enabled:
+            return _apply_unary(cls, a)  # anomaly mode's stack names the general path's frames
+        token = quiet()
+        try:
+            out = tanh(data)
+        finally:
+            loud(token)
+        if not (a._requires_grad and _state.enabled):
+            return new_tensor(out)
+        ctx = node(cls, (edge(a),))
+        ctx._saved = (out,)
+        result = new_tensor(out, ctx, True)
+        ctx._saved_checks = (result._vc, 0, -1)  # the saved result, watched for in-place changes
+        return result
+
     @staticmethod
     def forward(ctx, a):
-        a = as_float(a)
-        if a.dtype is _F32 and a.size <= PRINTED_IN_FULL:  # see PRINTED_IN_FULL
-            out = np.tanh(a.astype(np.float64)).astype(_F32)
-        else:
-            out = np.tanh(a)
+        out = tanh(as_float(a))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
+            return tanh_grad(grad, out)
         return TanhBackward.call(grad, out)
+
+
+def tanh(a: np.ndarray) -> np.ndarray:
+    """numpy's tanh of a float array, correctly rounded where a learner reads the digits."""
+    if a.dtype is _F32 and a.size <= PRINTED_IN_FULL:  # see PRINTED_IN_FULL
+        return np.tanh(a.astype(np.float64)).astype(_F32)
+    return np.tanh(a)
+
+
+def tanh_grad(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``grad * (1 - out * out)``, tanh's gradient from its result ``out``."""
+    if out.dtype is _F32 and out.size <= PRINTED_IN_FULL:
+        # PyTorch's kernel rounds 1 - out * out once (a fused multiply-add)
+        return grad * (1 - np.square(out, dtype=np.float64)).astype(_F32)
+    if grad.dtype is not out.dtype or grad.shape != out.shape or not out.ndim:
+        return grad * (1 - out * out)
+    one_minus = out * out  # the same three operations, two of them in place
+    np.subtract(1, one_minus, out=one_minus)
+    np.multiply(grad, one_minus, out=one_minus)
+    return one_minus
 
 
 class TanhBackward(ArrayFunction):
@@ -179,10 +228,7 @@ class TanhBackward(ArrayFunction):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
-        if out.dtype is _F32 and out.size <= PRINTED_IN_FULL:
-            # PyTorch's kernel rounds 1 - out * out once (a fused multiply-add)
-            return grad * (1 - np.square(out, dtype=np.float64)).astype(_F32)
-        return grad * (1 - out * out)
+        return tanh_grad(grad, out)
 
     @staticmethod
     def backward(ctx, gg):

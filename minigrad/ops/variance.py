@@ -24,7 +24,7 @@ class Var(ArrayFunction):
     n_params = 3
 
     @staticmethod
-    def forward(ctx, a, dim, correction, keepdim, name="var", wide_result=False):
+    def forward(ctx, a, dim, correction, keepdim, name="var", wide_result=False, stacklevel=4):
         if a.dtype.kind != "f":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         axes = reduce_dims(dim, a.ndim)
@@ -34,7 +34,7 @@ class Var(ArrayFunction):
                 f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
                 "the reduction factor (input numel divided by output numel).",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=stacklevel,  # the learner's line
             )
         ctx.save_for_backward(a)  # centred again in backward: a value of the graph
         ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
@@ -129,7 +129,7 @@ class Std(ArrayFunction):
     def forward(ctx, a, dim, correction, keepdim):
         # the root of the float64 variance, rounded once (as PyTorch: a float32 variance of
         # 1e76 is inf, its std 1e38 is not)
-        variance = Var.forward(ctx, a, dim, correction, keepdim, "std", wide_result=True)
+        variance = Var.forward(ctx, a, dim, correction, keepdim, "std", True, stacklevel=5)
         out = np.sqrt(variance).astype(a.dtype, copy=False)
         ctx.save_for_backward(a, out)
         return out

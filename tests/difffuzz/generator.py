@@ -29,7 +29,11 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SCALARS = (2, 3, -1, 0, 0.5, -2.5, 1.5, 2.0, True)
 _SPECIAL_SCALARS = ("nan", "inf", "-0.0", "0.0", "1e30")
 _DTYPES = ("T.float32", "T.float64", "T.int64", "T.int32", "T.bool")
-_UNARY_INPLACE = ("exp_", "relu_", "sigmoid_", "tanh_", "sqrt_", "abs_", "neg_", "log_", "sin_")
+_UNARY_INPLACE = (
+    *("exp_", "relu_", "sigmoid_", "tanh_", "sqrt_", "abs_", "neg_", "log_", "sin_"),
+    *("floor_", "ceil_", "trunc_", "frac_", "reciprocal_", "rsqrt_", "log1p_", "expm1_"),
+    *("log2_", "log10_", "exp2_"),
+)
 
 
 class _Retry(Exception):

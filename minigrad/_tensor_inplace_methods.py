@@ -1,0 +1,108 @@
+"""The in-place methods of Tensor: ``add_``, ``x += 1``, ``clamp_``, ``zero_`` ...
+
+Each applies an op's Function through ``ops/inplace.apply_inplace``, which writes the result
+into the tensor's own memory and records it in the graph; ``_tensor_methods.py`` binds
+this table with the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _dtypes
+from ._functions._args import _operand
+from ._functions.clamp_one_side import clamp_max_, clamp_min_
+from .ops import activation as ACT
+from .ops import arithmetic as A
+from .ops import clamp as CL
+from .ops import fill as FILL
+from .ops import inplace as IP
+from .ops import masked as MASK
+from .ops import powers as POW
+from .ops import unary as U
+from .tensor import Tensor
+
+
+def _inplace(op):
+    ufunc = IP.UFUNCS.get(op)
+
+    def method(self, other):
+        if type(other) is not Tensor:
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
+        elif ufunc is not None and IP.plain_update(ufunc, self, other):
+            return self  # the optimizer's update, p.data += -lr * p.grad: one ufunc
+        return IP.apply_inplace(op, self, other)
+
+    return method
+
+
+def _add_(self, other, *, alpha=1):
+    if type(alpha) is not int or alpha != 1:  # alpha=True and 1.0 are checked
+        return IP.apply_inplace(A.AddAlpha, self, _operand(other), alpha)
+    return IP.apply_inplace(A.Add, self, _operand(other))
+
+
+def _sub_(self, other, *, alpha=1):
+    if type(alpha) is not int or alpha != 1:  # alpha=True and 1.0 are checked
+        return IP.apply_inplace(A.SubAlpha, self, _operand(other), alpha)
+    return IP.apply_inplace(A.Sub, self, _operand(other))
+
+
+def _unary_inplace(op):
+    def method(self):
+        return IP.apply_inplace(op, self)
+
+    return method
+
+
+def _clamp_(self, min=None, max=None):  # noqa: A002
+    try:
+        return IP.apply_inplace(CL.Clamp, self, min, max)
+    except RuntimeError as e:
+        if "can't be cast" not in str(e) or isinstance(min, Tensor) or isinstance(max, Tensor):
+            raise
+        # with number bounds PyTorch names the output type as C does: long int, bool
+        head = str(e).rsplit(" ", 1)[0]
+        raise RuntimeError(f"{head} {_dtypes.C_NAMES[self._data.dtype]}") from None
+
+
+def _pow_(self, exponent):
+    if isinstance(exponent, Tensor):
+        return IP.apply_inplace(POW.Pow, self, exponent)
+    return IP.apply_inplace(POW.PowScalar, self, exponent)
+
+
+def _masked_fill_(self, mask, value):
+    if isinstance(value, Tensor):
+        return IP.apply_inplace(MASK.MaskedFillTensor, self, value, mask._data)
+    return IP.apply_inplace(MASK.MaskedFill, self, mask._data, value)
+
+
+INPLACE_METHODS: dict[str, Any] = {
+    "add_": _add_,
+    "sub_": _sub_,
+    "mul_": _inplace(A.Mul),
+    "div_": _inplace(A.Div),
+    "pow_": _pow_,
+    "neg_": _unary_inplace(A.Neg),
+    "clamp_": _clamp_,
+    "clip_": _clamp_,
+    "clamp_min_": clamp_min_,
+    "clamp_max_": clamp_max_,
+    "exp_": _unary_inplace(U.Exp),
+    "relu_": _unary_inplace(ACT.Relu),
+    "sigmoid_": _unary_inplace(U.Sigmoid),
+    "tanh_": _unary_inplace(U.Tanh),
+    "sqrt_": _unary_inplace(U.Sqrt),
+    "abs_": _unary_inplace(U.Abs),
+    "zero_": FILL.zero_,
+    "fill_": FILL.fill_,
+    "copy_": FILL.copy_,
+    "__iadd__": _inplace(A.Add),
+    "__isub__": _inplace(A.Sub),
+    "__imul__": _inplace(A.Mul),
+    "__itruediv__": _inplace(A.Div),
+    "masked_fill_": _masked_fill_,
+}

@@ -1,0 +1,133 @@
+"""The relatives of exp and log: log1p, expm1, log2, log10, exp2, and rsqrt.
+
+``log1p(x)`` and ``expm1(x)`` are ``log(1 + x)`` and ``exp(x) - 1`` without the rounding
+error of forming ``1 + x`` first: for x = 1e-10 the plain forms give 0 or lose every digit.
+
+Each backward is PyTorch's formula (tools/autograd/derivatives.yaml), written with the ops
+PyTorch's C++ uses, so that a gradient taken with ``create_graph=True`` has PyTorch's graph:
+``self * 0.693...`` is a tensor times a Scalar (``MulBackward1``), ``result + 1`` a tensor plus
+a Scalar (``AddBackward1``). Like exp and log in ``unary.py``, float32 values are computed in
+float64 and rounded once: PyTorch's are (nearly) correctly rounded, numpy's float32 ones are
+off by an ulp for one input in ten to three. Integer and bool inputs compute in the default
+float dtype.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dtypes import as_float
+from ..autograd.function import ArrayFunction
+from .arithmetic import AddScalar, MulScalar
+from .powers import PowScalar
+
+_F32 = np.dtype(np.float32)
+LN2 = 0.6931471805599453  # the constants of PyTorch's formulas, as written there
+LN10 = 2.3025850929940456
+
+
+def _rounded(ufunc, a: np.ndarray) -> np.ndarray:
+    """``ufunc(a)`` in the input's float dtype; float32 through float64, rounded once."""
+    a = as_float(a)
+    if a.dtype is _F32:
+        return ufunc(a.astype(np.float64)).astype(_F32)
+    return ufunc(a)
+
+
+class Log1p(ArrayFunction):
+    node_name = "Log1PBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        a = as_float(a)
+        ctx.save_for_backward(a)
+        return _rounded(np.log1p, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / AddScalar.call(a, 1)  # log1p_backward: grad / (self + 1)
+
+
+class Expm1(ArrayFunction):
+    node_name = "Expm1Backward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _rounded(np.expm1, a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * AddScalar.call(out, 1)  # grad * (result + 1)
+
+
+class Log2(ArrayFunction):
+    node_name = "Log2Backward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        a = as_float(a)
+        ctx.save_for_backward(a)
+        return _rounded(np.log2, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / MulScalar.call(a, LN2)  # grad / (self * ln 2)
+
+
+class Log10(ArrayFunction):
+    node_name = "Log10Backward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        a = as_float(a)
+        ctx.save_for_backward(a)
+        return _rounded(np.log10, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / MulScalar.call(a, LN10)  # grad / (self * ln 10)
+
+
+class Exp2(ArrayFunction):
+    node_name = "Exp2Backward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _rounded(np.exp2, a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return MulScalar.call(grad * out, LN2)  # grad * result * ln 2
+
+
+class Rsqrt(ArrayFunction):
+    """``1 / sqrt(x)``, rounded twice as PyTorch's kernel does (numpy's float32 gives the same)."""
+
+    node_name = "RsqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a):
+        a = as_float(a)
+        out = np.asarray(1 / np.sqrt(a))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return MulScalar.call(grad, -0.5) * PowScalar.call(out, 3)  # -0.5 * grad * result**3

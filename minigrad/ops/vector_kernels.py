@@ -1,0 +1,139 @@
+"""PyTorch's CPU softmax arithmetic, step by step in numpy, for the digits a learner sees.
+
+PyTorch's softmax kernels (``aten/src/ATen/native/cpu/SoftMaxKernel.cpp``) do not compute
+``exp`` as numpy does: they run on vectors of 16 floats (8 doubles), with SLEEF's vectorised
+``exp`` (error up to 1 ulp, not numpy's), sums kept lane by lane and folded at the end, the
+last partial vector's elements handled by the scalar ``std::exp``, and multiply-adds fused
+into one rounding. Each difference is an ulp, but softmax's outputs are subtracted from one
+another (``grad - sum``, ``cross_entropy`` of soft targets) and the ulp shows in the printed
+digits, or as 0. against 1e-9. This module redoes those steps exactly:
+
+- ``vector_exp``: SLEEF's float32 ``expf`` (u10): ``q = rint(x / ln 2)``, ``s = x - q ln 2``
+  in two parts, a degree-6 polynomial evaluated with fused multiply-adds, ``2**q`` applied
+  in two halves; below -104 it is 0., above 100 inf.
+- ``lane_sum``: ``vec::reduce_all``: fewer elements than a vector are added one after the
+  other; more are added lane-wise (the tail into the first lanes), then the lanes folded in
+  halves (8 + 8, 4 + 4, 2 + 2, 1 + 1 for float32).
+- ``fma``: a float32 multiply-add rounded once (computed in float64, exact for the product).
+
+float64 keeps numpy's ``exp`` (SLEEF's double ``exp`` and numpy's agree but for rare last
+bits) with PyTorch's order of operations. The emulation costs about 30 numpy calls, so the
+softmax ops use it for tensors of up to ``EXACT_UP_TO`` elements, what a lesson prints; a
+training batch keeps numpy's fused ufuncs, within an ulp of PyTorch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+
+#: tensors of up to this many elements get PyTorch's exact arithmetic (4 x 4 x 4 x 4)
+EXACT_UP_TO = 256
+
+#: lanes of PyTorch's CPU vectors (AVX-512: 512 bits)
+LANES = {_F32: 16, _F64: 8}
+
+# SLEEF's constants for expf, as float32 values held in float64
+_R_LN2 = float(np.float32(1.442695040888963407359924681001892137426645954152985934135449406931))
+_L2U = float(np.float32(0.693145751953125))  # ln 2's high part (q * _L2U is exact)
+_L2L = float(np.float32(1.428606765330187045e-06))  # and its low part
+_POLY = [
+    float(np.float32(c))
+    for c in (
+        0.000198527617612853646278381,
+        0.00139304355252534151077271,
+        0.00833336077630519866943359,
+        0.0416664853692054748535156,
+        0.166666671633720397949219,
+        0.5,
+    )
+]
+
+
+def _round32(x: np.ndarray) -> np.ndarray:
+    """float64 values rounded to float32's precision, kept as float64."""
+    return x.astype(_F32).astype(_F64)
+
+
+def fma(a: np.ndarray, b, c) -> np.ndarray:
+    """``a * b + c`` rounded once in ``a``'s dtype (float32: the product is exact in
+    float64; float64 has no wider type here, so two roundings, as numpy)."""
+    if a.dtype == _F32:
+        return (a.astype(_F64) * b + c).astype(_F32)
+    return a * b + c
+
+
+def vector_exp(a: np.ndarray) -> np.ndarray:
+    """``exp`` as PyTorch's vectorised CPU code computes it (see the module docstring)."""
+    if a.dtype != _F32:
+        return np.exp(a)
+    with np.errstate(all="ignore"):
+        d = a.astype(_F64)
+        q = np.rint(_round32(d * _R_LN2))
+        s = _round32((d - q * _L2U) - q * _L2L)  # the first step is exact, the second fused
+        u = np.full_like(s, _POLY[0])
+        for c in _POLY[1:]:
+            u = _round32(u * s + c)
+        u = _round32(_round32(s * s) * u + s)
+        u = (u + 1.0).astype(_F32)
+        qi = np.nan_to_num(q, nan=0.0, posinf=0.0, neginf=0.0).astype(np.int32)
+        half = qi >> 1
+        one = np.float32(1)
+        out = u * np.ldexp(one, half) * np.ldexp(one, qi - half)
+    out[a < -104] = 0
+    out[a > 100] = np.inf
+    out[np.isnan(a)] = np.nan
+    return out
+
+
+def scalar_exp(a: np.ndarray) -> np.ndarray:
+    """``std::exp`` of the kernels' scalar tails: correctly rounded (nearly always)."""
+    if a.dtype == _F32:
+        return np.exp(a.astype(_F64)).astype(_F32)
+    return np.exp(a)
+
+
+def lane_sum(v: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+    """``vec::reduce_all(+)`` over the last axis of ``v`` (keepdims): PyTorch's order.
+
+    With ``w``, the sum of ``v * w`` as ``map2_reduce_all`` makes it: products rounded and
+    added lane-wise, but the last partial vector's multiply-add fused into one rounding.
+    """
+    n, lanes = v.shape[-1], LANES[v.dtype]
+    if n < lanes:  # one partial vector: its lanes added one after the other
+        terms = v if w is None else v * w
+        acc = terms[..., :1].copy()
+        for j in range(1, n):
+            acc += terms[..., j : j + 1]
+        return acc
+    acc = v[..., :lanes].copy() if w is None else v[..., :lanes] * w[..., :lanes]
+    for d in range(lanes, n, lanes):
+        k = min(lanes, n - d)
+        if w is None:
+            acc[..., :k] += v[..., d : d + k]
+        elif k == lanes:
+            acc += v[..., d : d + k] * w[..., d : d + k]
+        else:  # the compiler fused the last partial vector's multiply-add (measured)
+            acc[..., :k] = fma(v[..., d : d + k], w[..., d : d + k], acc[..., :k])
+    half = lanes // 2
+    while half:
+        acc = acc + acc[..., np.arange(lanes) ^ half]
+        half //= 2
+    return acc[..., :1]
+
+
+def split_dim(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a`` (C-ordered) seen as (outer, dim, inner), as the kernels index it."""
+    outer = int(np.prod(a.shape[:axis], dtype=np.int64))
+    return a.reshape(outer, a.shape[axis], -1) if a.size else a.reshape(outer, a.shape[axis], 0)
+
+
+def exp_by_column(a: np.ndarray) -> np.ndarray:
+    """exp of a (outer, dim, inner) array as the kernels along a dim that is not the last
+    compute it: whole vectors of ``inner`` positions vectorised, the rest by ``std::exp``."""
+    vec = a.shape[2] // LANES[a.dtype] * LANES[a.dtype]
+    out = np.empty_like(a)
+    out[..., :vec] = vector_exp(a[..., :vec])
+    out[..., vec:] = scalar_exp(a[..., vec:])
+    return out

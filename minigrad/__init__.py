@@ -69,6 +69,7 @@ from ._functions.arithmetic import (
     sub,
     tanh,
 )
+from ._functions.clamp_one_side import clamp_max, clamp_min
 from ._functions.comparison import allclose, equal, is_tensor, isclose, numel
 from ._functions.elementwise import (
     ceil,
@@ -101,6 +102,7 @@ from ._functions.reduction import (
     argmax,
     argmin,
     log_softmax,
+    logsumexp,
     max,
     mean,
     min,
@@ -109,6 +111,7 @@ from ._functions.reduction import (
     sum,
     var,
 )
+from ._functions.reorder import flip, roll
 from ._functions.scans import amax, amin, cumsum, norm, prod
 from ._functions.selection import (
     bmm,
@@ -123,6 +126,7 @@ from ._functions.selection import (
     square,
 )
 from ._functions.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from ._functions.sorting import argsort, msort, sort, topk
 from ._legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
 from ._random import manual_seed, rand, rand_like, randint, randn, randn_like

@@ -15,26 +15,24 @@ Layout::
 
 The reader trusts nothing in the file: the header is checked (``_safetensors_header``) before
 anything is allocated, every size is compared with the file's, reads stop at what the header
-declares (an endless stream such as ``/dev/zero`` cannot keep it reading), and each tensor's
-bytes go straight into its own new array, so memory stays about the file's size. Any problem
-raises :class:`UnsafeOrCorruptFileError` naming the file. The format has no checksum: a changed
-byte inside a tensor's data loads as a different value.
+declares (``_bounded_source``: an endless stream such as ``/dev/zero`` cannot keep it reading),
+and each tensor's bytes go straight into its own new array, so memory stays about the file's
+size. Any problem raises :class:`UnsafeOrCorruptFileError` naming the file. The format has no
+checksum: a changed byte inside a tensor's data loads as a different value.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import io
 import json
 import os
-import stat
 import struct
 from collections.abc import Mapping
 from typing import BinaryIO
 
 import numpy as np
 
+from ._bounded_source import BoundedSource, name_of
 from ._foreign_dtypes import FOREIGN
 from ._foreign_dtypes import upcast as upcast_array
 from ._safetensors_header import MAX_HEADER_SIZE, METADATA_KEY, Corrupt, Entry, Header, parse_header
@@ -149,7 +147,7 @@ def read(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of a learner's traceback
     name = name_of(path_or_file)
-    with _Source(path_or_file, name) as source:
+    with BoundedSource(path_or_file, name) as source:
         head = b""
         try:
             head = source.read(8)
@@ -177,7 +175,7 @@ def _by_offset(item: tuple[str, Entry]) -> tuple[int, int]:
     return item[1][2], item[1][3]
 
 
-def _read_header(source: _Source, head: bytes) -> tuple[Header, int]:
+def _read_header(source: BoundedSource, head: bytes) -> tuple[Header, int]:
     if len(head) == 0:
         raise Corrupt("the file is empty")
     if len(head) < 8:
@@ -227,7 +225,9 @@ def _check_dtypes(header: Header, name: str, upcast: bool) -> None:
         )
 
 
-def _read_array(source: _Source, code: str, shape: tuple[int, ...], nbytes: int) -> np.ndarray:
+def _read_array(
+    source: BoundedSource, code: str, shape: tuple[int, ...], nbytes: int
+) -> np.ndarray:
     """The tensor's bytes, read straight into a new array of the right type and shape."""
     dtype = _DTYPES.get(code)
     try:
@@ -246,112 +246,11 @@ def _read_array(source: _Source, code: str, shape: tuple[int, ...], nbytes: int)
     return array
 
 
-def name_of(path_or_file: str | os.PathLike | BinaryIO) -> str:
-    """How error messages name a file: its path, else the file object's name or repr."""
-    if isinstance(path_or_file, (str, bytes, os.PathLike)):
-        return os.fsdecode(path_or_file)
-    name = getattr(path_or_file, "name", None)
-    return name if isinstance(name, str) else repr(path_or_file)
-
-
 def parse(data: bytes, name: str = "<bytes>") -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """Parse the bytes of a whole safetensors file; ``name`` is used in error messages."""
     source = io.BytesIO(data)
     source.name = name
     return read(source)
-
-
-class _Source:
-    """Bounded reads from a path or a binary file object, and its size when it is knowable.
-
-    A path is opened without blocking (a FIFO with no writer would block ``open`` forever),
-    then switched back to blocking reads. ``size`` is the number of bytes from the start, for
-    regular files and seekable file objects; None for pipes and devices.
-    """
-
-    def __init__(self, path_or_file: str | os.PathLike | BinaryIO, name: str) -> None:
-        self.close_after = isinstance(path_or_file, (str, bytes, os.PathLike))
-        self.size: int | None = None
-        if self.close_after:
-            self.file = _open_for_reading(path_or_file, name)
-            info = os.fstat(self.file.fileno())
-            if stat.S_ISREG(info.st_mode):
-                self.size = info.st_size
-        else:
-            self.file = path_or_file
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                if path_or_file.seekable():
-                    here = path_or_file.tell()
-                    self.size = path_or_file.seek(0, os.SEEK_END) - here
-                    path_or_file.seek(here)
-        self.start = self.file.tell() if self.size is not None else 0
-
-    def __enter__(self) -> _Source:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self.close_after:
-            self.file.close()
-
-    def read(self, n: int) -> bytes | memoryview:
-        """Up to ``n`` bytes (a memoryview when large); fewer only at the end of the file."""
-        if n > _CHUNK:  # filled in place: no second copy of a large header
-            buffer = np.empty(n, np.uint8)
-            return memoryview(buffer)[: self.readinto(buffer)]
-        chunk = self.file.read(n)
-        if not isinstance(chunk, bytes):
-            raise TypeError(f"{name_of(self.file)}: file must be opened in binary mode ('rb')")
-        while 0 < len(chunk) < n:  # pipes and sockets may return less than asked
-            more = self.file.read(n - len(chunk))
-            if not more:
-                break
-            chunk += more
-        return chunk
-
-    def readinto(self, buffer: np.ndarray) -> int:
-        """Fill ``buffer`` (uint8); the count read, smaller only at the end of the file."""
-        view, done = memoryview(buffer), 0
-        readinto = getattr(self.file, "readinto", None)
-        while done < len(view):
-            if readinto is not None:
-                got = readinto(view[done : done + _CHUNK])
-            else:  # a file object with read() only
-                data = self.read(min(len(view) - done, _CHUNK))
-                got = len(data)
-                view[done : done + got] = data
-            if not got:
-                break
-            done += got
-        return done
-
-    def tail(self) -> bytes:
-        """The file's last few bytes, when they can be read without reading it all."""
-        if self.size is None:
-            return b""
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            self.file.seek(self.start + max(self.size - 16, 0))
-            return self.file.read(16) or b""
-        return b""
-
-
-_CHUNK = 1 << 24  # 16 MiB per read call
-
-
-def _open_for_reading(path: str | bytes | os.PathLike, name: str) -> BinaryIO:
-    flags = os.O_RDONLY | _O_BINARY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        if stat.S_ISDIR(os.fstat(fd).st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
-        if hasattr(os, "O_NONBLOCK"):
-            os.set_blocking(fd, True)
-        return open(fd, "rb", buffering=0)  # noqa: SIM115 - closed by _Source
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-_O_BINARY = getattr(os, "O_BINARY", 0)  # Windows only
 
 
 def _explain(head: bytes, tail: bytes, problem: str) -> str:

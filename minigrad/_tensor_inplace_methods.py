@@ -11,6 +11,7 @@ from typing import Any
 
 from . import _dtypes
 from ._functions._args import _operand
+from ._functions.clamp_one_side import clamp_max_, clamp_min_
 from .ops import activation as ACT
 from .ops import arithmetic as A
 from .ops import clamp as CL
@@ -23,10 +24,15 @@ from .tensor import Tensor
 
 
 def _inplace(op):
+    ufunc = IP.UFUNCS.get(op)
+
     def method(self, other):
-        other = _operand(other)
-        if other is None:
-            return NotImplemented
+        if type(other) is not Tensor:
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
+        elif ufunc is not None and IP.plain_update(ufunc, self, other):
+            return self  # the optimizer's update, p.data += -lr * p.grad: one ufunc
         return IP.apply_inplace(op, self, other)
 
     return method
@@ -83,6 +89,8 @@ INPLACE_METHODS: dict[str, Any] = {
     "neg_": _unary_inplace(A.Neg),
     "clamp_": _clamp_,
     "clip_": _clamp_,
+    "clamp_min_": clamp_min_,
+    "clamp_max_": clamp_max_,
     "exp_": _unary_inplace(U.Exp),
     "relu_": _unary_inplace(ACT.Relu),
     "sigmoid_": _unary_inplace(U.Sigmoid),

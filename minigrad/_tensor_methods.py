@@ -43,6 +43,7 @@ from ._functions.arithmetic import (
     sub,
     tanh,
 )
+from ._functions.clamp_one_side import clamp_max, clamp_min
 from ._functions.comparison import _all, _any, _bitwise, _compare, _invert, allclose, isclose
 from ._functions.elementwise import METHODS as _ELEMENTWISE
 from ._functions.joining import _iter, unbind, where
@@ -51,6 +52,7 @@ from ._functions.reduction import (
     argmax,
     argmin,
     log_softmax,
+    logsumexp,
     max,
     mean,
     min,
@@ -60,6 +62,7 @@ from ._functions.reduction import (
     sum_to_size,
     var,
 )
+from ._functions.reorder import _H, _flip_method, _mH, _mT, roll
 from ._functions.scans import amax, amin, cumsum, norm, prod
 from ._functions.selection import bmm as _bmm
 from ._functions.selection import (
@@ -89,6 +92,7 @@ from ._functions.shape import (
     unsqueeze,
     view,
 )
+from ._functions.sorting import _argsort_method, _sort_method, msort, topk
 from ._legacy import legacy_new
 from ._tensor_autograd_methods import AUTOGRAD_METHODS
 from ._tensor_inplace_methods import INPLACE_METHODS
@@ -122,9 +126,11 @@ def _reflected(op):
     apply = op.apply
 
     def method(self, other):
-        other = _operand(other)
-        if other is None:
-            return NotImplemented
+        kind = type(other)
+        if kind is not float and kind is not int and kind is not Tensor:  # as _binary
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
         return apply(self, other)
 
     return method
@@ -284,6 +290,21 @@ METHODS: dict[str, Any] = {
     "square": square,
     "bmm": _bmm,
     "cpu": lambda self, memory_format=None: self,
+    # logsumexp, flip, roll, the matrix transposes (ops/logsumexp.py, ops/reorder.py)
+    "logsumexp": logsumexp,
+    "flip": _flip_method,
+    "roll": roll,
+    "mT": property(_mT),
+    "mH": property(_mH),
+    "H": property(_H),
+    # one bound (ops/clamp_one_side.py)
+    "clamp_min": clamp_min,
+    "clamp_max": clamp_max,
+    # sort, topk (ops/sorting.py)
+    "sort": _sort_method,
+    "argsort": _argsort_method,
+    "msort": msort,
+    "topk": topk,
     "cuda": _cuda,
 }
 

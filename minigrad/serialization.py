@@ -31,7 +31,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from . import _checkpoint, _dtypes, _safetensors
+from . import _checkpoint, _checkpoint_load, _dtypes, _safetensors
 from ._atomic_save import write_atomically
 from ._checkpoint import STRUCTURE_KEY, BadStructure, array_of
 from ._safetensors import UnsafeOrCorruptFileError
@@ -107,7 +107,7 @@ def load(
     if STRUCTURE_KEY not in metadata:
         return OrderedDict(tensors)
     try:
-        return _checkpoint.decode(metadata[STRUCTURE_KEY], tensors)
+        return _checkpoint_load.decode(metadata[STRUCTURE_KEY], tensors)
     except BadStructure as e:
         name = _safetensors.name_of(f)
         raise UnsafeOrCorruptFileError(name, f"invalid {STRUCTURE_KEY} metadata: {e}") from None

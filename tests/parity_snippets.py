@@ -1800,6 +1800,10 @@ from parity_fuzz_findings import FUZZ_FINDINGS  # noqa: E402 - the fuzzer's find
 
 SNIPPETS.update(FUZZ_FINDINGS)
 
+from parity_shape_ops import SHAPE_OPS  # noqa: E402 - logsumexp, flip, roll, sort, topk ...
+
+SNIPPETS.update(SHAPE_OPS)
+
 from parity_elementwise import ELEMENTWISE  # noqa: E402 - the elementwise ops of the fuzzer's table
 
 SNIPPETS.update(ELEMENTWISE)

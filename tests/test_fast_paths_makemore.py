@@ -227,3 +227,52 @@ def test_rows_short_path_is_the_general_path(rows, index_shape, low, seed):
     if ours[0] is not None:
         _same_node(ours[0], theirs[0])
         assert ours[0].grad_fn.key is index and ours[0].grad_fn.shape == (rows, 3)
+
+
+@pytest.mark.parametrize("op", ["__iadd__", "__isub__", "__imul__", "add_"])
+def test_update_through_data_as_pytorch(op, torch):
+    """``p.data += -lr * p.grad`` with grad mode on (makemore's update): one ufunc into
+    ``p``'s memory, a new version for the ``.data`` tensor only, as in PyTorch."""
+
+    def run(lib):
+        p = lib.tensor([1.0, -2.0, 3.5], requires_grad=True)
+        g = lib.tensor([0.25, float("nan"), -1.0])
+        data = p.data
+        out = getattr(data, op)(-0.1 * g)
+        return p.detach().numpy().copy(), p._version, data._version, out is data
+
+    ours, theirs = run(mg), run(torch)
+    np.testing.assert_array_equal(ours[0], theirs[0])
+    assert ours[1:] == theirs[1:]
+
+
+@pytest.mark.parametrize("case", ["view_of_leaf", "inference", "float64_into_float32", "leaf"])
+def test_update_that_must_be_checked_as_pytorch(case, torch):
+    """What the short update leaves to ``check_inplace`` and the general path: a view of a
+    leaf that requires grad, an inference tensor, another dtype, a leaf itself."""
+
+    def run(lib):
+        w = lib.ones(3, requires_grad=True)
+        g = lib.full((3,), 0.5)
+        if case == "view_of_leaf":
+            with lib.no_grad():
+                target = w[:2]
+            g = g[:2]
+        elif case == "inference":
+            with lib.inference_mode():
+                target = lib.ones(3)
+        elif case == "float64_into_float32":
+            target, g = w.detach(), g.double()
+        else:
+            target = w
+        target += g
+        return target.detach().numpy().copy(), str(target.dtype).split(".")[1]
+
+    ours, theirs = _outcome(lambda: run(mg)), _outcome(lambda: run(torch))
+    if case == "view_of_leaf":  # PyTorch names the view's no_grad origin; minigrad does not yet
+        assert ours[1][0] == theirs[1][0] == "RuntimeError"
+        return
+    assert ours[1] == theirs[1]
+    if ours[0] is not None:
+        np.testing.assert_array_equal(ours[0][0], theirs[0][0])
+        assert ours[0][1] == theirs[0][1]

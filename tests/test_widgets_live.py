@@ -299,7 +299,7 @@ def test_loss_plot_frames_in_a_notebook_are_light_sketches(monkeypatch):
     """While the loop runs a frame is an SVG sketch (no matplotlib drawing); the end is the
     figure, once, when the cell ends (not in the loop's last step)."""
     clock = [0.0]
-    monkeypatch.setattr("widgets.plots.time.perf_counter", lambda: clock[0])
+    monkeypatch.setattr("widgets.loss_plot.time.perf_counter", lambda: clock[0])
     plot = widgets.LossPlot(total=3000, every=0.1, live=True)
     shown = []
     plot._display = lambda mime, data: shown.append(mime)

@@ -64,7 +64,7 @@ def test_plot_fit_uses_the_data_and_the_models_prediction():
 
 def test_loss_plot_grows_and_reads_out_progress(monkeypatch):
     clock = [0.0]  # a clock of our own: the test must not depend on how busy the machine is
-    monkeypatch.setattr("widgets.plots.time.perf_counter", lambda: clock[0])
+    monkeypatch.setattr("widgets.loss_plot.time.perf_counter", lambda: clock[0])
     plot = LossPlot(total=20, every=0, live=True)
     real_draw = plot._draw
 
@@ -102,7 +102,7 @@ def test_loss_plot_redraws_at_most_every_interval():
 def test_loss_plot_slow_redraws_do_not_redraw_on_every_update(monkeypatch):
     """A redraw that takes longer than ``every`` must not make each update redraw."""
     clock = [0.0]
-    monkeypatch.setattr("widgets.plots.time.perf_counter", lambda: clock[0])
+    monkeypatch.setattr("widgets.loss_plot.time.perf_counter", lambda: clock[0])
     plot = LossPlot(total=100, every=0.5, live=True)
     draws = []
     real_draw = plot._draw

@@ -20,7 +20,8 @@ from .frames import flush_all
 from .graph import Graph, extract
 from .graph_view import GraphView
 from .i18n import get_language, set_language
-from .plots import LossPlot, plot_fit, plot_function_and_grad
+from .loss_plot import LossPlot
+from .plots import plot_fit, plot_function_and_grad
 from .sliders import SliderView
 
 __all__ = [

@@ -18,7 +18,8 @@ import graphviz
 from minigrad import Tensor
 
 from .dot import DotProblem, render_svg, svg_html, to_digraph, to_text
-from .graph import DEFAULT_MAX_NODES, Graph, caller_namespace, check_tensor, extract
+from .graph import DEFAULT_MAX_NODES, Graph, extract
+from .tensor_names import caller_namespace, check_tensor
 
 __all__ = ["draw", "GraphDigraph"]
 

@@ -39,9 +39,10 @@ from minigrad.autograd.graph import saved_values
 
 from . import frames
 from .dot import DotProblem, render_svg, svg_html, to_digraph, to_text
-from .graph import DEFAULT_MAX_NODES, Graph, caller_namespace, check_tensor, extract
+from .graph import DEFAULT_MAX_NODES, Graph, extract
 from .i18n import browser_labels, resolve, text
 from .listen import Subscription, subscribe
+from .tensor_names import caller_namespace, check_tensor
 from .walk import Pass, Walk, predicted_walk, to_walk
 
 __all__ = ["GraphView"]

@@ -79,3 +79,19 @@ def _dims_arg(name: str, dim: Any) -> Any:
             "(tuple of ints dim, bool keepdim = False, *, minigrad.dtype dtype = None)",
         ),
     )
+
+
+def int_list(name: str, arg: str, value: Any, position: int | None) -> tuple[int, ...]:
+    """An ``int[]`` argument as PyTorch reads it: an int, or a tuple/list of ints."""
+    where = f"argument '{arg}'" + ("" if position is None else f" (position {position})")
+    if _is_int(value):
+        return (int(value),)
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{name}(): {where} must be tuple of ints, not {type_name(value)}")
+    for i, v in enumerate(value):
+        if not _is_int(v):
+            raise TypeError(
+                f"{name}(): {where} must be tuple of ints, but found element of type "
+                f"{type_name(v)} at pos {i}"
+            )
+    return tuple(int(v) for v in value)

@@ -33,6 +33,11 @@ def addmm(input, mat1, mat2):
 
 
 def matmul(input, other):
+    try:  # two matrices, the usual ``x @ W``: mm at once
+        if input._data.ndim == 2 and other._data.ndim == 2:
+            return L.Mm.apply(input, other)
+    except AttributeError:  # not two tensors: the checks below say which
+        pass
     if not isinstance(other, Tensor) or not isinstance(input, Tensor):
         raise TypeError(
             f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"

@@ -12,13 +12,14 @@ import numpy as np
 from .._dtypes import to_numpy_dtype
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import extremes as EXT
+from ..ops import logsumexp as LSE
 from ..ops import reduction as R
 from ..ops import shape as S
 from ..ops import softmax as SM
 from ..ops import variance as VAR
 from ..ops._common import LEGACY_NAMES
 from ..tensor import Tensor, new_tensor, wrap_dim
-from ._args import _dims_arg
+from ._args import _dims_arg, int_list
 from .arithmetic import maximum, minimum
 
 
@@ -190,6 +191,13 @@ def log_softmax(input, dim=_NO_DIM, dtype=None):
     if dim is _NO_DIM:
         raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
     return SM.LogSoftmax.apply(input if dtype is None else input.to(dtype), dim)
+
+
+def logsumexp(input, dim=_NO_DIM, keepdim=False):
+    """``log(sum(exp(x)))`` over ``dim`` (an int or a tuple), computed without overflow."""
+    if dim is _NO_DIM:
+        raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+    return LSE.Logsumexp.apply(input, int_list("logsumexp", "dim", dim, 1), keepdim)
 
 
 def sum_to_size(input, *size):

@@ -71,6 +71,9 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 
 def squeeze(input, dim=None):
+    if isinstance(dim, (tuple, list)):  # several dims: one node (SqueezeBackward2)
+        _check_ints("squeeze", "dim", dim)
+        return S.SqueezeDims.apply(input, tuple(dim))
     return S.Squeeze.apply(input) if dim is None else S.SqueezeDim.apply(input, dim)
 
 

@@ -73,7 +73,7 @@ class NllLoss(ArrayFunction):
             and weight is None
             and target.size
             and not 0 <= ignore_index < shape[1]
-            and target.min() >= 0  # numpy would read a negative target from the end
+            and np.minimum.reduce(target, None) >= 0  # numpy reads a negative one from the end
         ):
             rows = positions(shape[0])
             try:

@@ -113,13 +113,14 @@ def write_into(t: Tensor, values: np.ndarray) -> None:
         raise RuntimeError(f"result type {src} can't be cast to the desired output type {dst}")
     target = t._data
     if not target.flags.writeable:  # numpy's broadcast_to (expand) gives read-only views
-        if any(s == 0 and n > 1 for n, s in zip(target.shape, target.strides)):
+        if target.size and any(s == 0 and n > 1 for n, s in zip(target.shape, target.strides)):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation."
             )
-        # expanded only along dimensions of size 1: no element is written twice, PyTorch allows it
+        # expanded only along dimensions of size 1 (or no elements at all): no element is
+        # written twice, PyTorch allows it
         target = target.view()
         target.setflags(write=True)
     np.copyto(target, values, casting="unsafe")
@@ -128,6 +129,10 @@ def write_into(t: Tensor, values: np.ndarray) -> None:
 
 def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     """Run ``op(t, *args)`` and store the result in ``t`` itself."""
+    ufunc = UFUNCS.get(op)
+    if ufunc is not None and len(args) == 1 and type(args[0]) is Tensor:
+        if plain_update(ufunc, t, args[0]):  # p.data += -lr * p.grad: one ufunc
+            return t
     if check_inplace(t, args):
         old = _snapshot(t)
         clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
@@ -140,13 +145,8 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
             )
         _take_result(t, result)
     else:  # nothing requires grad, or grad mode is off: op.apply records nothing
-        if op in _UFUNCS and _same_floats(t, args):  # p.data += -lr * p.grad: one ufunc
-            token = quiet()
-            try:
-                _UFUNCS[op](t._data, args[0]._data, out=t._data)
-            finally:
-                loud(token)
-            t._vc[0] += 1  # every view and detach()ed copy sees the new version
+        if ufunc is not None and _same_floats(t, args):  # p.add_(g) under no_grad: one ufunc
+            _ufunc_into(ufunc, t, args[0])
             return t
         result = op.apply(t, *args)
         if result._data.shape != t._data.shape:
@@ -174,7 +174,46 @@ def _save_a_clone(op: type[ArrayFunction], old: Tensor, result: Tensor, clone) -
 # An optimizer's update (``p.data += -lr * p.grad``, ``p.add_(g)``) writes the op's result
 # straight into ``p``'s memory: the same ufunc, so the same values as computing it apart
 # and copying it in, for two float tensors of one dtype and shape.
-_UFUNCS = {A.Add: np.add, A.Sub: np.subtract, A.Mul: np.multiply}
+UFUNCS = {A.Add: np.add, A.Sub: np.subtract, A.Mul: np.multiply}
+
+
+def _ufunc_into(ufunc, t: Tensor, other: Tensor) -> None:
+    """``t op= other`` for two float tensors of one dtype and shape, that record no graph."""
+    data = t._data
+    token = quiet()
+    try:
+        ufunc(data, other._data, out=data)
+    finally:
+        loud(token)
+    t._vc[0] += 1  # every view and detach()ed copy sees the new version
+
+
+def plain_update(ufunc, t: Tensor, other: Tensor) -> bool:
+    """``t op= other`` as one ufunc into ``t``'s memory, if ``other`` is of ``t``'s float dtype
+    and shape, neither requires grad and ``t`` is neither a view nor an inference tensor
+    (``check_inplace`` has nothing to say then); else False, for the general path.
+
+    The optimizer's update ``p.data += -lr * p.grad`` runs this for every parameter in
+    every step, so the tests are written out here, in one call."""
+    data, values = t._data, other._data
+    if (
+        t._requires_grad
+        or other._requires_grad
+        or t._base is not None
+        or type(t._vc) is not list
+        or values.dtype is not data.dtype
+        or data.dtype.kind != "f"
+        or values.shape != data.shape
+        or not data.flags.writeable
+    ):
+        return False
+    token = quiet()
+    try:
+        ufunc(data, values, out=data)
+    finally:
+        loud(token)
+    t._vc[0] += 1  # every view and detach()ed copy sees the new version
+    return True
 
 
 def _same_floats(t: Tensor, args: tuple) -> bool:

@@ -20,6 +20,12 @@ from .namespace import namespace
 # call on small matrices (a quarter of a Linear layer's product), the same on large ones.
 # Other dtypes keep matmul's own loops (tests/test_nn_fast_paths.py).
 BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_dot = np.ndarray.dot  # np.dot's C product, without np.dot's Python-level dispatcher
+
+try:  # np.einsum's C function, without the Python wrapper's argument parsing (1 us a call)
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - a numpy that moved it
+    _einsum = np.einsum
 
 
 def column_major(a) -> bool:
@@ -47,9 +53,11 @@ def small_product(a: np.ndarray, b: np.ndarray, start=None) -> np.ndarray | None
     in most results; with the bias first, a -0. bias stays -0. where the products are -0.).
     Measured against torch for inner sizes 2 to 7 and fewer than 400 multiplications; other
     sizes and layouts (``W.t()``) keep np.dot, which also keeps the benchmarks' layers."""
+    if a.size * b.shape[1] >= 400:  # first, as it is the cheapest test (a training batch)
+        return None
     n, k = a.shape
     m = b.shape[1]
-    if not (1 < k < 8 and m > 1 and n * k * m < 400 and b.flags.c_contiguous):
+    if not (1 < k < 8 and m > 1 and b.flags.c_contiguous):
         return None
     if a.dtype not in BLAS_FLOATS or a.dtype != b.dtype:  # float16: PyTorch's own loops
         return None
@@ -68,7 +76,7 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
     a_cm, b_cm = layout if layout is not None else (column_major(a), column_major(b))
     grad_a = grad_b = None
     if type(grad) is np.ndarray:  # the ordinary backward: numpy's ``.T``, no namespace calls
-        mm = np.dot if grad.dtype in BLAS_FLOATS else np.matmul
+        mm = _dot if grad.dtype in BLAS_FLOATS else np.matmul
         if need_a:
             if grad.shape[1] == 1:  # a layer of one output: an outer product
                 grad_a = outer(b, grad.T).T if a_cm else outer(grad, b.T)
@@ -101,6 +109,7 @@ class Mm(ArrayFunction):
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
     saved_when = (1, 0)  # self is kept for mat2's gradient only, mat2 for self's
+    exact_grads = True
 
     @classmethod
     def apply(cls, a, b):
@@ -124,7 +133,7 @@ class Mm(ArrayFunction):
         try:
             out = small_product(ad, bd)  # as forward computes it
             if out is None:
-                out = np.dot(ad, bd)
+                out = _dot(ad, bd)
         finally:
             loud(token)
         if not (_grad_state.enabled and (a._requires_grad or b._requires_grad)):
@@ -161,7 +170,7 @@ class Mm(ArrayFunction):
         out = small_product(a, b)
         if out is not None:
             return out
-        return np.dot(a, b) if a.dtype in BLAS_FLOATS else a @ b
+        return _dot(a, b) if a.dtype in BLAS_FLOATS else a @ b
 
     @staticmethod
     def backward(ctx, grad):
@@ -181,6 +190,7 @@ class Addmm(ArrayFunction):
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
     saved_when = (2, 1)  # mat1 is kept for mat2's gradient only, mat2 for mat1's
+    exact_grads = True
 
     @classmethod
     def apply(cls, bias, a, b):
@@ -206,7 +216,7 @@ class Addmm(ArrayFunction):
         try:
             out = small_product(ad, md, bd)  # as forward computes it
             if out is None:
-                out = np.dot(ad, md) if ad.shape[1] != 1 else outer(ad, md)
+                out = _dot(ad, md) if ad.shape[1] != 1 else outer(ad, md)
                 out += bd
         finally:
             loud(token)
@@ -274,7 +284,7 @@ def _sum_rows(grad: np.ndarray, shape: tuple) -> np.ndarray:
     """
     if grad.ndim == 2 and len(shape) == 1 and grad.shape[1] == shape[0]:
         if grad.shape[0] >= 64 and 1 < shape[0] <= 64:
-            return np.einsum("ij->j", grad)
+            return _einsum("ij->j", grad)
         return np.add.reduce(grad, 0)  # what sum_to_shape does here, without its tests
     return sum_to_shape(grad, shape)
 

@@ -32,7 +32,8 @@ class MaskedFill(ArrayFunction):
         _check_mask(mask)
         ctx.shape, ctx.mask = a.shape, mask
         ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
-        return np.where(mask, np.asarray(value).astype(a.dtype), a)
+        # PyTorch fills a contiguous clone: a C-ordered result, whatever a's layout
+        return np.asarray(np.where(mask, np.asarray(value).astype(a.dtype), a), order="C")
 
     @staticmethod
     def backward(ctx, grad):
@@ -55,7 +56,7 @@ class MaskedFillTensor(ArrayFunction):
             )
         ctx.shape, ctx.mask = a.shape, mask
         ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
-        return np.where(mask, value.astype(a.dtype), a)
+        return np.asarray(np.where(mask, value.astype(a.dtype), a), order="C")
 
     @staticmethod
     def backward(ctx, grad):

@@ -17,6 +17,7 @@ from ..tensor import Tensor, new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
 from .namespace import namespace
+from .reduction import reduce_dims
 
 _anomaly = anomaly_mode.state
 _state = grad_mode.state
@@ -219,6 +220,26 @@ class SqueezeDim(ArrayFunction):
         return grad if ctx.axis is None else namespace(grad).expand_dims(grad, ctx.axis)
 
 
+class SqueezeDims(ArrayFunction):
+    """``squeeze((0, 2))``: remove those of ``dims`` whose size is 1 (a view)."""
+
+    node_name = "SqueezeBackward2"
+    saved_settings = {"dim": "dims", "self_sym_sizes": "shape"}
+    n_params = 1
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        axes = reduce_dims(dims, a.ndim)
+        ctx.shape, ctx.dims = a.shape, tuple(d % 2**64 for d in dims)  # negative: as uint64
+        ctx.axes = tuple(i for i in axes if a.shape[i] == 1) if a.ndim else ()
+        return a.squeeze(ctx.axes) if ctx.axes else a.view()
+
+    @staticmethod
+    def backward(ctx, grad):  # PyTorch's unsqueeze_to: one unsqueeze per removed dim
+        return namespace(grad).expand_dims(grad, ctx.axes) if ctx.axes else grad
+
+
 class SqueezeMatmul(SqueezeDim):
     """The squeeze that ends ``vector @ matrix`` (PyTorch's SqueezeBackward4). PyTorch squeezes
     the product in place, so the result is not a view (an in-place op on it is plain)."""
@@ -246,9 +267,11 @@ class Transpose(ArrayFunction):
     node_name = "TransposeBackward0"
     n_params = 2
     is_view = True
+    saved_settings = {"dim0": "dim0", "dim1": "dim1"}
 
     @staticmethod
     def forward(ctx, a, dim0, dim1):
+        ctx.dim0, ctx.dim1 = dim0 % 2**64, dim1 % 2**64  # a negative dim read as uint64
         ctx.axes = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
         if a.ndim == 0:
             return a.view()
@@ -266,6 +289,7 @@ class T(ArrayFunction):
 
     node_name = "TBackward0"
     is_view = True
+    exact_grads = True
 
     @staticmethod
     def forward(ctx, a):
@@ -275,7 +299,7 @@ class T(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return namespace(grad).t(grad)
+        return (grad.t() if isinstance(grad, Tensor) else grad.T,)  # .T: also a numpy scalar
 
 
 class Permute(ArrayFunction):

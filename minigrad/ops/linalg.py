@@ -13,7 +13,7 @@ from ..autograd.accumulate_grad import sum_to_shape
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor
 from ._common import C_NAMES, LEGACY_NAMES, check_expand
-from ._short_path import NOT_KEPT, edge, node
+from ._short_path import NOT_KEPT, edge, late, node
 from .namespace import namespace
 
 # For these, np.dot is matmul's BLAS product, bit for bit, with less set-up: 0.3 us less a
@@ -136,7 +136,7 @@ class Mm(ArrayFunction):
                 out = _dot(ad, bd)
         finally:
             loud(token)
-        if not (_grad_state.enabled and (a._requires_grad or b._requires_grad)):
+        if not (_grad_state.enabled and (a._requires_grad or b._requires_grad or late(a, b))):
             return new_tensor(out)
         ctx = node(cls, (na := edge(a), nb := edge(b)))
         ctx.layout = (column_major(ad), column_major(bd))
@@ -221,7 +221,8 @@ class Addmm(ArrayFunction):
         finally:
             loud(token)
         if not (
-            _grad_state.enabled and (bias._requires_grad or a._requires_grad or b._requires_grad)
+            _grad_state.enabled
+            and (bias._requires_grad or a._requires_grad or b._requires_grad or late(bias, a, b))
         ):
             return new_tensor(out)
         ctx = node(cls, (edge(bias), na := edge(a), nb := edge(b)))

@@ -32,7 +32,7 @@ def _reduce_dtype(input, dtype, mean: bool):
             "mean(): could not infer output dtype. Optional dtype must be either a floating "
             f"point or complex dtype. Got: {LEGACY_NAMES[target]}"
         )
-    if target.kind != "f" and input._requires_grad and is_grad_enabled():
+    if target.kind != "f" and input.requires_grad and is_grad_enabled():
         raise RuntimeError(f"Autograd not support dtype: {LEGACY_NAMES[target]}")
     return target
 
@@ -249,7 +249,7 @@ def sum_to_size(input: Tensor, *size: int) -> Tensor:
     dims = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and have[i + lead] != 1
     )
-    if not shape and have:  # down to a scalar: the sum of everything (SumBackward0)
+    if not shape:  # down to a scalar: the sum of everything (SumBackward0), even from 0-d
         return R.Sum.apply(input)
     out = R.SumDim.apply(input, dims, True) if dims else input
     return S.View.apply(out, shape) if lead else out

@@ -12,8 +12,13 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..autograd.saved_values import _FREED, _SECOND_BACKWARD
-from ..tensor import new_tensor
+from ..autograd.saved_values import (
+    _FREED,
+    _INFERENCE_SAVED,
+    _SECOND_BACKWARD,
+    _modified_message,
+)
+from ..tensor import Tensor, follows_base, new_tensor
 from ._common import positions
 from ._short_path import edge, node
 from .namespace import namespace
@@ -46,7 +51,7 @@ class NllLoss(ArrayFunction):
             return ArrayFunction.apply.__func__(
                 cls, log_probs, target, weight, ignore_index, reduction
             )
-        requires = log_probs._requires_grad and _grad_state.enabled
+        requires = (log_probs._requires_grad or follows_base(log_probs)) and _grad_state.enabled
         ctx = node(cls, (edge(log_probs),)) if requires else cls._Node()
         token = quiet()
         try:
@@ -173,15 +178,37 @@ class NllLoss2d(NllLoss):
     node_name = "NllLoss2DBackward0"
 
 
+def save_target(loss: Tensor, target: Tensor) -> None:
+    """PyTorch's node saves the target tensor itself (``_saved_target`` is it): changed in
+    place before backward, it raises the version error, as any saved value does.
+
+    ``loss`` is the node's output; the target is kept after ``self`` in ``_saved``, watched
+    by its version counter (its ``which`` is past the node's edges: no node made it).
+    """
+    node = loss._grad_fn
+    if node is None:
+        return
+    vc = target._vc
+    if type(vc) is not list:
+        raise RuntimeError(_INFERENCE_SAVED)
+    node._saved = (*node._saved, target)
+    node._saved_checks = (*node._saved_checks, vc, vc[0], len(node._next))
+
+
 def _kept_as_saved(attribute: str) -> property:
     """``grad_fn._saved_target``, ``_saved_weight``, ``_saved_total_weight``: what PyTorch's
-    node saves beside ``self``. minigrad keeps them as settings of the node (nothing to
-    watch for in-place changes, nothing to record per call); read back as Tensors, and
-    gone with the rest once backward has freed the graph."""
+    node saves beside ``self``. The target is saved as it came (``save_target``); the
+    weights are settings of the node (nothing to watch for in-place changes, nothing to
+    record per call), read back as Tensors; all gone once backward has freed the graph."""
 
     def get(node):
         if node._saved is _FREED:
             raise RuntimeError(_SECOND_BACKWARD)
+        if attribute == "target" and len(node._saved) > 1:
+            counter, version = node._saved_checks[3:5]
+            if counter[0] != version:
+                raise RuntimeError(_modified_message(node, 1))
+            return node._saved[1]
         value = getattr(node, attribute)
         if value is None:
             return None

@@ -20,7 +20,7 @@ from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor
-from ._short_path import edge, node
+from ._short_path import edge, late, node
 from .arithmetic import DivScalar, MulScalar
 from .namespace import namespace
 
@@ -71,7 +71,10 @@ class MseLoss(ArrayFunction):
             out = np.asarray(mse(a, t, reduction))
         finally:
             loud(token)
-        if not (_grad_state.enabled and (input._requires_grad or target._requires_grad)):
+        if not (
+            _grad_state.enabled
+            and (input._requires_grad or target._requires_grad or late(input, target))
+        ):
             return new_tensor(out)
         ctx = node(cls, (edge(input), edge(target)))
         ctx.reduction = reduction

@@ -73,6 +73,7 @@ from ._functions.clamp_one_side import clamp_max, clamp_min
 from ._functions.comparison import allclose, equal, is_tensor, isclose, numel
 from ._functions.elementwise import (
     ceil,
+    cosh,
     eq,
     exp2,
     expm1,
@@ -94,6 +95,7 @@ from ._functions.elementwise import (
     not_equal,
     reciprocal,
     rsqrt,
+    sinh,
     trunc,
 )
 from ._functions.joining import cat, concat, stack, unbind, where

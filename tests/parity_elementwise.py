@@ -170,3 +170,133 @@ z.sum().backward()
 """,
     }
 )
+
+_ACTIVATIONS = {
+    "gelu": "F.gelu({x})",
+    "gelu_tanh": "F.gelu({x}, approximate='tanh')",
+    "softplus": "F.softplus({x})",
+    "softplus_beta": "F.softplus({x}, beta=2, threshold=3)",
+    "softplus_float_beta": "F.softplus({x}, 0.5, 4.0)",
+    "silu": "F.silu({x})",
+    "elu": "F.elu({x})",
+    "elu_alpha": "F.elu({x}, alpha=0.5)",
+    "gelu_module": "T.nn.GELU()({x})",
+    "silu_module": "T.nn.SiLU()({x})",
+    "elu_module": "T.nn.ELU(2.0)({x})",
+    "softplus_module": "T.nn.Softplus(beta=3)({x})",
+}
+
+# float32: the values where PyTorch's kernels (oneDNN's gelu, SLEEF's exp and tanh, within an
+# ulp or two of the exact result elsewhere) and minigrad's agree to the last bit
+_SPECIAL32 = (
+    "[-0.0, 0.0, float('nan'), float('inf'), -float('inf'), 1e30, -1e30, -20.0, 21.0, 100.0, "
+    "-100.0]"
+)
+
+for _name, _call in _ACTIVATIONS.items():
+    ELEMENTWISE[f"{_name}_values_and_gradient"] = f"""
+F = T.nn.functional
+edges64 = {_EDGES} + [-7.0, -3.5, -20.0, 19.0, 21.0]
+for values, dtype in (({_SPECIAL32}, T.float32), (edges64, T.float64)):
+    x = T.tensor(values, dtype=dtype, requires_grad=True)
+    y = {_call.format(x="x")}
+    show(y)
+    graph(y)
+    y.backward(T.tensor(np.linspace(-2, 2, len(values)), dtype=dtype))
+    show(x.grad)
+rng = np.random.default_rng(0)
+x = T.tensor(rng.standard_normal(40) * 3, requires_grad=True)
+y = {_call.format(x="x")}
+show(y)
+show([float(v) for v in y.detach().reshape(-1)])
+y.sum().backward()
+show(x.grad)
+x = T.tensor(rng.standard_normal((2, 3)), requires_grad=True)
+y = {_call.format(x="x")}
+for name in ("_saved_self", "_saved_result", "_saved_approximate", "_saved_beta",
+             "_saved_threshold", "_saved_alpha", "_saved_scale", "_saved_input_scale"):
+    if hasattr(y.grad_fn, name):
+        show(name, getattr(y.grad_fn, name))
+(g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+show(g)
+graph(g)
+(h,) = T.autograd.grad((g * g).sum(), x, create_graph=True)
+show(h)
+graph(h)
+(k,) = T.autograd.grad(h.sum(), x)
+show(k)
+"""
+    ELEMENTWISE[f"{_name}_of_integers"] = f"""
+F = T.nn.functional
+{_call.format(x="T.tensor([1, 2])")}
+"""
+
+ELEMENTWISE.update(
+    {
+        "activation_modules_print": """
+show(repr(T.nn.GELU()), repr(T.nn.GELU('tanh')), repr(T.nn.Softplus()), repr(T.nn.Softplus(2, 5)))
+show(repr(T.nn.SiLU()), repr(T.nn.SiLU(inplace=True)), repr(T.nn.ELU()), repr(T.nn.ELU(0.5, True)))
+show(repr(T.nn.Sequential(T.nn.Linear(2, 3), T.nn.GELU(), T.nn.Linear(3, 1), T.nn.SiLU())))
+""",
+        "gelu_approximate_is_checked": """
+T.nn.functional.gelu(T.ones(2), approximate='exact')
+""",
+        "elu_in_place": """
+F = T.nn.functional
+x = T.tensor([0.3, -1.7, 2.5, -0.2], requires_grad=True)
+y = x * 1
+out = F.elu(y, alpha=0.5, inplace=True)
+show(out is y, y, y._version, y.grad_fn._saved_result, y.grad_fn._saved_alpha)
+graph(y)
+(g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+show(g)
+graph(g)
+(h,) = T.autograd.grad((g * g).sum(), x)
+show(h)
+z = x * 1
+F.elu_(z)
+show(z)
+m = T.nn.ELU(inplace=True)
+w = x * 2
+show(m(w) is w, w)
+""",
+        "silu_in_place": """
+F = T.nn.functional
+x = T.tensor([0.3, -1.7, 2.5], requires_grad=True)
+y = x * 1
+out = F.silu(y, inplace=True)
+show(out is y, y, y._version, y.grad_fn._saved_self)
+(g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+show(g)
+graph(g)
+""",
+        "activations_in_place_on_a_leaf": """
+x = T.tensor([0.3, -1.7], requires_grad=True)
+T.nn.functional.elu(x, inplace=True)
+""",
+        "elu_result_changed_in_place": """
+x = T.tensor([0.3, -1.7], requires_grad=True)
+y = x * 1
+T.nn.functional.elu_(y)
+y.mul_(2)
+y.sum().backward()
+""",
+        "softplus_of_huge_and_tiny": """
+F = T.nn.functional
+x = T.tensor([1e30, -1e30, 88.7, 89.0, -88.0, -104.0, 0.0, -0.0], requires_grad=True)
+y = F.softplus(x)
+show(y)
+y.sum().backward()
+show(x.grad)
+show(F.softplus(x, beta=0), F.softplus(x, beta=-1))
+""",
+        "sinh_and_cosh": """
+x = T.tensor([0.3, -1.7, 90.0, -0.0], requires_grad=True)
+y = T.sinh(x) + x.cosh()
+show(T.sinh(x), T.cosh(x), y)
+(g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+show(g)
+graph(g)
+""",
+    }
+)

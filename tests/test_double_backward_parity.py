@@ -339,6 +339,14 @@ _OPS = {
     "exp2": "x.exp2()",
     "log1p_in_place": "(p * 1).log1p_()",
     "rsqrt_in_place": "(p * 1).rsqrt_()",
+    "gelu": "T.nn.functional.gelu(x)",
+    "gelu_tanh": "T.nn.functional.gelu(x, approximate='tanh')",
+    "softplus": "T.nn.functional.softplus(x, beta=2, threshold=1)",
+    "silu": "T.nn.functional.silu(x)",
+    "elu": "T.nn.functional.elu(x, alpha=0.7)",
+    "elu_in_place": "T.nn.functional.elu(x * 1, inplace=True)",
+    "silu_in_place": "T.nn.functional.silu(x * 1, inplace=True)",
+    "cosh": "x.cosh() * x.sinh()",
 }
 _SETUP = """
 rng = np.random.default_rng(1)

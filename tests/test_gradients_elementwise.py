@@ -41,6 +41,23 @@ OPS = {
     "expm1_": (lambda x: (x * 1).expm1_(), st.floats(-2, 2)),
     "log2_": (lambda x: (x * 1).log2_(), st.floats(0.2, 3)),
     "exp2_": (lambda x: (x * 1).exp2_(), st.floats(-2, 2)),
+    "sinh": (lambda x: x.sinh(), st.floats(-2, 2)),
+    "cosh": (lambda x: minigrad.cosh(x), st.floats(-2, 2)),
+    "gelu": (lambda x: F.gelu(x), st.floats(-4, 4)),
+    "gelu_tanh": (lambda x: F.gelu(x, approximate="tanh"), st.floats(-4, 4)),
+    "softplus": (lambda x: F.softplus(x), st.floats(-4, 4)),
+    "softplus_beta": (lambda x: F.softplus(x, beta=2, threshold=3), away_from(-3, 3, 1.5)),
+    "silu": (lambda x: F.silu(x), st.floats(-4, 4)),
+    "silu_": (lambda x: F.silu(x * 1, inplace=True), st.floats(-4, 4)),
+    "elu": (lambda x: F.elu(x), away_from(-3, 3, 0.0)),
+    "elu_alpha": (lambda x: F.elu(x, alpha=0.5), away_from(-3, 3, 0.0)),
+    "elu_": (lambda x: F.elu(x * 1, 0.5, inplace=True), away_from(-3, 3, 0.0)),
+    "modules": (
+        lambda x: minigrad.nn.Sequential(
+            minigrad.nn.GELU(), minigrad.nn.SiLU(), minigrad.nn.ELU(), minigrad.nn.Softplus()
+        )(x),
+        away_from(-3, 3, 0.0),
+    ),
 }
 
 

@@ -1,4 +1,4 @@
-"""``minigrad.floor``, ``reciprocal``, ``log1p``, ``le``, ... and their Tensor methods.
+"""``minigrad.floor``, ``reciprocal``, ``log1p``, ``cosh``, ``le``, ... and their Tensor methods.
 
 The rounding functions (``ops/rounding.py``), the relatives of exp and log
 (``ops/exp_log.py``) and the comparisons as functions (``minigrad.le(x, y)``, which PyTorch
@@ -14,6 +14,7 @@ import numpy as np
 
 from ..ops import arithmetic as A
 from ..ops import exp_log as EL
+from ..ops import hyperbolic as H
 from ..ops import rounding as R
 from ..ops.inplace import apply_inplace
 from ..tensor import Tensor
@@ -65,6 +66,14 @@ def log10(input: Tensor) -> Tensor:
 
 def exp2(input: Tensor) -> Tensor:
     return EL.Exp2.apply(input)
+
+
+def sinh(input: Tensor) -> Tensor:
+    return H.Sinh.apply(input)
+
+
+def cosh(input: Tensor) -> Tensor:
+    return H.Cosh.apply(input)
 
 
 def _comparison(ufunc, name: str):
@@ -120,6 +129,8 @@ FUNCTIONS: dict[str, Any] = {
     "log2": log2,
     "log10": log10,
     "exp2": exp2,
+    "sinh": sinh,
+    "cosh": cosh,
 }
 
 _INPLACE = {
@@ -135,6 +146,8 @@ _INPLACE = {
     "log2_": EL.Log2,
     "log10_": EL.Log10,
     "exp2_": EL.Exp2,
+    "sinh_": H.Sinh,
+    "cosh_": H.Cosh,
 }
 
 METHODS: dict[str, Any] = {

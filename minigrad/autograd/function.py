@@ -248,7 +248,12 @@ class ArrayFunction(Function):
       gradient needs is not kept (None), so changing it in place later is no error;
     - ``promotes``: two tensor inputs, elementwise (``where``, ``add(alpha=)``): a 0-d one
       follows PyTorch's type promotion (``promote_pair``), as every binary operator does
-      (the two-input short path always applies it).
+      (the two-input short path always applies it);
+    - ``exact_grads``: on arrays, ``backward`` returns a tuple with each input's gradient
+      in that input's shape, and reads ``ctx.saved_tensors`` before anything forward kept
+      (which raises on a freed graph). The engine then calls it directly, without the
+      general wrapper's shape sums and freed-graph test: a node less of Python per step
+      for the ops of every layer (addmm, t, relu, mse_loss).
 
     ``call(*args)`` is how a backward formula uses another op (``TanhBackward``): on
     arrays it runs that op's forward and nothing else; on Tensors it records it.
@@ -268,10 +273,11 @@ class ArrayFunction(Function):
     saved_when: tuple[int | None, ...] | None = None
     saved_settings: dict[str, str] = {}
     promotes = False
+    exact_grads = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._Node._run = _array_node_run
+        cls._Node._run = cls.backward if cls.exact_grads else _array_node_run
         cls._Node._run_graph = _array_node_run_graph
         cls._Node._backward = staticmethod(cls.backward)
         cls._Node.__call__ = _call_node  # built-in nodes are callable (custom ones are not)

@@ -2,8 +2,9 @@
 
 The same walk as ``engine._run``, in the same order, without the tests for what is
 not there (anomaly mode, ``autograd.grad``'s capture, ``create_graph``, several
-roots), and a leaf's ``AccumulateGrad`` run as soon as it is ready without a turn
-through the heap: a small model's backward is mostly per-node cost.
+roots), a leaf's ``AccumulateGrad`` run as soon as it is ready without a turn
+through the heap, and a gradient handed to its node in the heap entry (a buffer only for
+a node that waits for several edges): a small model's backward is mostly per-node cost.
 ``tests/test_engine_walks.py`` checks that the two walks agree.
 """
 
@@ -40,9 +41,11 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 else:
                     deps[fn] = 1
                     stack.append(fn)
+    # a gradient travels with its node: in the heap entry, or in ``leaves``; only a node
+    # that waits for several edges keeps a buffer until the last one has delivered
     buffers: dict[Node, np.ndarray] = {}
-    ready = [(0, root)]
-    leaves: list[AccumulateGrad] = []  # ready AccumulateGrads: they run at once, off the heap
+    ready: list = [(0, root, seed)]
+    leaves: list = []  # (seq, AccumulateGrad, gradient) ready: run at once, off the heap
     watchers = tuple(observers)
     for w in watchers:
         w.on_backward_begin([root])
@@ -56,11 +59,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             notify.append((w.on_node, nodes))
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
-        grad = seed
         while True:
-            node = heappop(ready)[1]
-            if node is not root:
-                grad = buffers.pop(node, None)
+            _, node, grad = heappop(ready)
             if grad is None:
                 if node._hooked:
                     node._hooks_on_none()
@@ -79,23 +79,27 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             for fn, g in zip(node._next, outs):
                 if fn is None:
                     continue
-                if g is not None:
-                    old = buffers.get(fn)
-                    buffers[fn] = g if old is None else old + g
                 count = deps[fn] - 1
-                if count:
+                if count:  # more edges to come: the sum so far waits in its buffer
                     deps[fn] = count
-                elif type(fn) is AccumulateGrad:
-                    leaves.append(fn)
+                    if g is not None:
+                        old = buffers.get(fn)
+                        buffers[fn] = g if old is None else old + g
+                    continue
+                if buffers and fn in buffers:  # the last of several edges
+                    old = buffers.pop(fn)
+                    g = old if g is None else old + g
+                if type(fn) is AccumulateGrad:
+                    leaves.append((fn._seq, fn, g))
                 else:
-                    heappush(ready, (-fn._seq, fn))
+                    heappush(ready, (-fn._seq, fn, g))
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
             grad = outs = g = None
             if leaves:  # what the heap would pop next: these, newest first (their priority)
                 if len(leaves) > 1:
-                    leaves.sort(key=_seq_of, reverse=True)
-                for fn in leaves:
-                    grad = buffers.pop(fn, None)
+                    leaves.sort(key=_first)
+                while leaves:
+                    _, fn, grad = leaves.pop()  # the list lets go: ``grad`` is ours alone
                     if grad is None:
                         if fn._hooked:
                             fn._hooks_on_none()
@@ -107,7 +111,6 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                         if nodes is None or fn in nodes:
                             on_node(fn, grad, ())
                     grad = None
-                leaves.clear()
             if not ready:
                 break
     finally:
@@ -121,5 +124,5 @@ def _disjoint(nodes, deps: dict) -> bool:
     return deps.keys().isdisjoint(nodes.keys() if isinstance(nodes, dict) else nodes)
 
 
-def _seq_of(node: Node) -> int:
-    return node._seq
+def _first(entry: tuple) -> int:
+    return entry[0]

@@ -1,7 +1,20 @@
 """``minigrad.nn``: modules, parameters, layers, losses and initialisation, as ``torch.nn``."""
 
 from . import functional, init
-from .activation import Dropout, Flatten, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import (
+    ELU,
+    GELU,
+    Dropout,
+    Flatten,
+    LeakyReLU,
+    LogSoftmax,
+    ReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
 from .container import ModuleDict, ModuleList, Sequential
 from .linear import LazyLinear, Linear
 from .loss import (
@@ -26,6 +39,10 @@ __all__ = [
     "ModuleList",
     "ModuleDict",
     "LeakyReLU",
+    "GELU",
+    "SiLU",
+    "ELU",
+    "Softplus",
     "Dropout",
     "SmoothL1Loss",
     "HuberLoss",

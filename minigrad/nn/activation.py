@@ -1,4 +1,5 @@
-"""Activation modules: ReLU, LeakyReLU, Tanh, Sigmoid, Softmax, LogSoftmax; Flatten, Dropout."""
+"""Activation modules: ReLU, LeakyReLU, GELU, SiLU, ELU, Softplus, Tanh, Sigmoid, Softmax,
+LogSoftmax; Flatten, Dropout."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "LeakyReLU", "Dropout"]
+__all__ = [
+    *("ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "LeakyReLU", "Dropout"),
+    *("GELU", "SiLU", "ELU", "Softplus"),
+]
 
 
 class ReLU(Module):
@@ -105,3 +109,61 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class GELU(Module):
+    """``x * Phi(x)``: the activation of transformers (``approximate='tanh'``: GPT-2's)."""
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"
+
+
+class SiLU(Module):
+    """``x * sigmoid(x)``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class ELU(Module):
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Softplus(Module):
+    """``log(1 + exp(beta x)) / beta``: a smooth relu."""
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"

@@ -18,9 +18,11 @@ from .._functions import reduction as FR
 from .._random import default_generator
 from ..ops import activation as ACT
 from ..ops import arithmetic as A
+from ..ops import gelu as GELU
 from ..ops import inplace as IP
 from ..ops import linalg as L
 from ..ops import shape as S
+from ..ops import smooth_activations as SA
 from ..ops import unary as U
 from ..tensor import Tensor, new_tensor
 from ._loss_functions import (
@@ -51,6 +53,11 @@ __all__ = [
     "huber_loss",
     "leaky_relu",
     "dropout",
+    "gelu",
+    "softplus",
+    "silu",
+    "elu",
+    "elu_",
 ]
 
 
@@ -94,6 +101,34 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     if inplace:
         return IP.apply_inplace(ACT.LeakyRelu, input, negative_slope)
     return ACT.LeakyRelu.apply(input, negative_slope)
+
+
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
+    """``x * Phi(x)`` (Phi the normal CDF), or its tanh approximation (``approximate='tanh'``)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return GELU.Gelu.apply(input, approximate)
+
+
+def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
+    """``log(1 + exp(beta x)) / beta``, and ``x`` where ``beta x > threshold``."""
+    return SA.Softplus.apply(input, beta, threshold)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * sigmoid(x)`` (also called swish)."""
+    return IP.apply_inplace(SA.Silu, input) if inplace else SA.Silu.apply(input)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
+    if inplace:
+        return IP.apply_inplace(SA.EluInPlace, input, alpha, 1, 1)
+    return SA.Elu.apply(input, alpha, 1, 1)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return IP.apply_inplace(SA.EluInPlace, input, alpha, 1, 1)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -72,6 +72,7 @@ class Relu(ArrayFunction):
 
     node_name = "ReluBackward0"
     saved_names = ("result",)
+    exact_grads = True
 
     @classmethod
     def apply(cls, a):
@@ -106,8 +107,8 @@ class Relu(ArrayFunction):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         if isinstance(grad, Tensor):  # under create_graph: recorded, to differentiate again
-            return ThresholdBackward.apply(grad, out)
-        return threshold_backward(grad, out)  # ThresholdBackward.call without its dispatch
+            return (ThresholdBackward.apply(grad, out),)
+        return (threshold_backward(grad, out),)  # ThresholdBackward.call without its dispatch
 
 
 def threshold_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -122,7 +123,8 @@ def threshold_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
         selected = np.zeros_like(grad)
         np.copyto(selected, grad, where=~(out <= 0))
         return selected
-    keep = np.subtract(out <= 0, 1, dtype=bits)  # False - 1 wraps to all ones, True - 1 is 0
+    keep = np.asarray(out <= 0, bits)  # a cast, then a subtraction in one dtype (numpy's
+    keep -= 1  # mixed-dtype subtract is slower): False - 1 wraps to all ones, True - 1 is 0
     return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
 
 

@@ -20,6 +20,12 @@ from .namespace import namespace
 # call on small matrices (a quarter of a Linear layer's product), the same on large ones.
 # Other dtypes keep matmul's own loops (tests/test_nn_fast_paths.py).
 BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_dot = np.ndarray.dot  # np.dot's C product, without np.dot's Python-level dispatcher
+
+try:  # np.einsum's C function, without the Python wrapper's argument parsing (1 us a call)
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - a numpy that moved it
+    _einsum = np.einsum
 
 
 def column_major(a) -> bool:
@@ -48,7 +54,7 @@ def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None
     a_cm, b_cm = layout if layout is not None else (column_major(a), column_major(b))
     grad_a = grad_b = None
     if type(grad) is np.ndarray:  # the ordinary backward: numpy's ``.T``, no namespace calls
-        mm = np.dot if grad.dtype in BLAS_FLOATS else np.matmul
+        mm = _dot if grad.dtype in BLAS_FLOATS else np.matmul
         if need_a:
             if grad.shape[1] == 1:  # a layer of one output: an outer product
                 grad_a = outer(b, grad.T).T if a_cm else outer(grad, b.T)
@@ -81,6 +87,7 @@ class Mm(ArrayFunction):
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
     saved_when = (1, 0)  # self is kept for mat2's gradient only, mat2 for self's
+    exact_grads = True
 
     @classmethod
     def apply(cls, a, b):
@@ -102,7 +109,7 @@ class Mm(ArrayFunction):
             return ArrayFunction.apply.__func__(cls, a, b)  # and its errors
         token = quiet()
         try:
-            out = np.dot(ad, bd)  # as forward computes it
+            out = _dot(ad, bd)  # as forward computes it
         finally:
             loud(token)
         if not (_grad_state.enabled and (a._requires_grad or b._requires_grad)):
@@ -136,7 +143,7 @@ class Mm(ArrayFunction):
         ctx.layout = (column_major(a), column_major(b))  # a is kept only if b requires grad
         if a.shape[1] == 1:
             return outer(a, b)
-        return np.dot(a, b) if a.dtype in BLAS_FLOATS else a @ b
+        return _dot(a, b) if a.dtype in BLAS_FLOATS else a @ b
 
     @staticmethod
     def backward(ctx, grad):
@@ -156,6 +163,7 @@ class Addmm(ArrayFunction):
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
     saved_when = (2, 1)  # mat1 is kept for mat2's gradient only, mat2 for mat1's
+    exact_grads = True
 
     @classmethod
     def apply(cls, bias, a, b):
@@ -179,7 +187,7 @@ class Addmm(ArrayFunction):
             return ArrayFunction.apply.__func__(cls, bias, a, b)  # and its errors
         token = quiet()
         try:
-            out = np.dot(ad, md) if ad.shape[1] != 1 else outer(ad, md)  # as Mm.forward
+            out = _dot(ad, md) if ad.shape[1] != 1 else outer(ad, md)  # as Mm.forward
             out += bd
         finally:
             loud(token)
@@ -246,7 +254,7 @@ def _sum_rows(grad: np.ndarray, shape: tuple) -> np.ndarray:
     """
     if grad.ndim == 2 and len(shape) == 1 and grad.shape[1] == shape[0]:
         if grad.shape[0] >= 64 and 1 < shape[0] <= 64:
-            return np.einsum("ij->j", grad)
+            return _einsum("ij->j", grad)
         return np.add.reduce(grad, 0)  # what sum_to_shape does here, without its tests
     return sum_to_shape(grad, shape)
 

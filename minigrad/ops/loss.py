@@ -49,6 +49,7 @@ class MseLoss(ArrayFunction):
     node_name = "MseLossBackward0"
     saved_names = ("self", "target")
     n_params = 1
+    exact_grads = True
 
     @classmethod
     def apply(cls, input, target, reduction):
@@ -88,7 +89,7 @@ class MseLoss(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         input, target = ctx.saved_tensors
-        need_input, need_target = ctx.needs_input_grad
+        need_input, need_target = ctx._next[0] is not None, ctx._next[1] is not None
         r = ctx.reduction
         if type(grad) is np.ndarray and not need_target:  # the hot case: a model's output
             return mse_grad(grad, input, target, r), None
@@ -104,7 +105,7 @@ def mse(input: np.ndarray, target: np.ndarray, reduction: str):
     if reduction == "none":
         return diff * diff
     flat = diff.reshape(-1)
-    total = np.dot(flat, flat)
+    total = flat.dot(flat)
     if reduction == "sum":
         return total
     return total / diff.size if diff.size else np.array(np.nan, diff.dtype)

@@ -159,9 +159,11 @@ class Amax(ArrayFunction):
     def forward(cls, ctx, a, dim, keepdim):
         axes = reduce_dims(dim, a.ndim)
         for axis in axes:
-            if a.shape[axis] == 0:
+            if a.shape[axis] == 0:  # named as the caller wrote it (-1 stays -1), as PyTorch
+                given = dim if isinstance(dim, (tuple, list)) else (dim,)
+                name = next((d for d in given if isinstance(d, int) and d % a.ndim == axis), axis)
                 raise IndexError(
-                    f"{cls._name}(): Expected reduction dim {axis} to have non-zero size."
+                    f"{cls._name}(): Expected reduction dim {name} to have non-zero size."
                 )
         if a.size == 0 and not axes and a.ndim:
             raise RuntimeError(

@@ -289,6 +289,7 @@ class T(ArrayFunction):
 
     node_name = "TBackward0"
     is_view = True
+    exact_grads = True
 
     @staticmethod
     def forward(ctx, a):
@@ -298,7 +299,7 @@ class T(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return namespace(grad).t(grad)
+        return (grad.t() if isinstance(grad, Tensor) else grad.T,)  # .T: also a numpy scalar
 
 
 class Permute(ArrayFunction):

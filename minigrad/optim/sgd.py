@@ -65,13 +65,15 @@ class SGD(Optimizer):
             decay = group["weight_decay"]
             maximize = group["maximize"]
             if not (momentum or decay or maximize):  # plain SGD: the hot loop of the lessons
-                scale = None  # lr as a numpy scalar of the gradients' dtype: what numpy would
-                for p in group["params"]:  # convert the Python float to on every product
+                # lr in the gradients' dtype, what numpy would convert the Python float to on
+                # every product: a 0-d array, which numpy multiplies faster than its scalar
+                scale = None
+                for p in group["params"]:
                     g = p._grad
                     if g is not None:
                         g = g._data
                         if scale is None or scale.dtype is not g.dtype:
-                            scale = g.dtype.type(lr)
+                            scale = np.array(lr, g.dtype)
                         p._data -= scale * g
                         p._vc[0] += 1
                 continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .autograd.accumulate_grad import AccumulateGrad
 from .autograd.backward_api import tensor_backward
 from .autograd.function import accumulator_of, retain_grad_hook
 from .autograd.views import view_history
@@ -28,15 +29,17 @@ def _output_nr(self) -> int:
 
 def _register_hook(self, hook):
     """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
-    if not self._requires_grad:
+    if not self.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    node = self._grad_fn if self._grad_fn is not None else accumulator_of(self)
+    node = self._grad_fn
+    if node is None:  # a view that requires grad only through its base gets no gradient:
+        node = accumulator_of(self) if self._requires_grad else AccumulateGrad(self)  # unused
     return node._add_pre_hook(hook)
 
 
 def _retain_grad(self):
     """Keep ``.grad`` on a non-leaf tensor after backward (a no-op on leaves)."""
-    if not self._requires_grad:
+    if not self.requires_grad:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if self._grad_fn is None or self._retains_grad:
         return

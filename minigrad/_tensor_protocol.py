@@ -27,7 +27,7 @@ class PythonProtocol:
         grad_fn = self.grad_fn  # for a view, its current history (see _tensor_methods)
         if grad_fn is not None:
             suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
-        elif self._requires_grad:
+        elif self.requires_grad:  # its own flag, or its base's (a view)
             suffixes.append("requires_grad=True")
         return _printing.format_tensor(self._data, suffixes)
 

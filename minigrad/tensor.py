@@ -22,7 +22,7 @@ from ._modes import state as _modes
 from ._tensor_protocol import PythonProtocol
 from ._typename import type_name
 
-__all__ = ["Tensor", "new_tensor"]
+__all__ = ["Tensor", "new_tensor", "follows_base"]
 
 _object_new = object.__new__
 
@@ -68,7 +68,8 @@ class Tensor(PythonProtocol):
 
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad
+        """Its own flag, or, for a view, its base's (``follows_base``)."""
+        return self._requires_grad or follows_base(self)
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -206,7 +207,7 @@ class Tensor(PythonProtocol):
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The numpy array itself (shared memory); refused while grad is required."""
-        if self._requires_grad and not force:
+        if (self._requires_grad or follows_base(self)) and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
@@ -317,6 +318,20 @@ def new_tensor(
     t._retains_grad = False
     t._base = None
     return t
+
+
+def follows_base(t: Tensor) -> bool:
+    """Whether ``t``, whose own flag is off, requires grad through its base.
+
+    PyTorch reads a view's ``requires_grad`` through its base: ``v = b[1:]`` made while ``b``
+    needed no grad (or under ``no_grad``) requires grad once ``b.requires_grad_()`` is called,
+    with no path of its own (an op on it records a ``None`` edge, ``v.grad`` stays None) until
+    the base changes in place (then ``views.view_history`` gives it one). Every view keeps its
+    base anyway, so nothing has to find the views of a base: the ops ask this, lazily, only of
+    an input that does not require grad itself.
+    """
+    base = t._base
+    return base is not None and base._requires_grad
 
 
 def _wrap_dim(dim: int, ndim: int, scalar_ok: bool = True) -> int:

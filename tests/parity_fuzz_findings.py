@@ -793,4 +793,170 @@ FUZZ_FINDINGS: dict[str, str] = {
                     show(str(e))
         F.cross_entropy(T.ones(0, 2, 3, 3).long(), T.ones(0, 3, 3).long(), reduction="sum")
     """,
+    # A10: nll_loss's node saves its class-index target (PyTorch's _saved_target is the
+    # target itself): changed in place before backward, it raises the version error
+    "nll_loss_target_changed_in_place": """
+        F = T.nn.functional
+        a = T.tensor([-3.43]).expand(2).requires_grad_()
+        d = T.tensor(0)
+        loss = F.cross_entropy(a, d)
+        show(loss.grad_fn._saved_target is d)
+        d.add_(T.tensor(1))
+        loss.backward()
+    """,
+    "nll_loss_saved_target_read_after_a_change": """
+        F = T.nn.functional
+        x = T.ones(3, 4, requires_grad=True)
+        t = T.zeros(3, dtype=T.uint8)
+        loss = F.nll_loss(x, t, reduction="none")
+        t.fill_(1)
+        loss.grad_fn._saved_target
+    """,
+    "nll_loss2d_target_changed_in_place": """
+        F = T.nn.functional
+        x = T.ones(2, 3, 5, requires_grad=True)
+        t = T.zeros(2, 5, dtype=T.int64)
+        loss = F.nll_loss(x, t, reduction="sum")
+        show(loss.grad_fn._saved_target.shape, loss.grad_fn._saved_target._version)
+        t[0, 1] = 2
+        loss.backward()
+    """,
+    "nll_loss2d_of_a_byte_target": """
+        F = T.nn.functional
+        show(F.nll_loss(T.ones(2, 3, 0), T.zeros(2, 0, dtype=T.uint8), reduction="sum"))
+        F.cross_entropy(T.ones(2, 3, 2, 2), T.zeros(2, 2, 2, dtype=T.uint8))
+    """,
+    # NEW at d28ae5b: flatten of a tensor with no elements (a -1 would be ambiguous)
+    "flatten_of_an_empty_tensor": """
+        a = T.zeros(2, 0, 1, 2, requires_grad=True)
+        for start, end in ((2, 3), (0, -1), (1, 2), (0, 1), (1, 3)):
+            show(T.flatten(a, start, end))
+    """,
+    # NEW at d28ae5b: copy_ of nan or a float out of range into an integer tensor: no warning
+    "copy_of_floats_out_of_range_into_integers": """
+        t = T.zeros(3, dtype=T.int64)
+        t.copy_(T.tensor([3e38, float("nan"), 2.5], dtype=T.float64))
+        u = T.zeros(2, dtype=T.int32).copy_(T.tensor([float("inf"), -2.5]))
+        show(t[2], u[1])
+    """,
+    # G1: expand's gradient to a 0-d tensor is a sum, even from 0-d (PyTorch's sum_to), and
+    # l1_loss broadcasts its operands first (ExpandBackward0), as mse_loss and smooth_l1 do
+    "expand_to_zero_dim_under_create_graph": """
+        x = T.tensor(2., requires_grad=True)
+        (g,) = T.autograd.grad(x.expand(()), x, T.tensor(1., requires_grad=True), create_graph=True)
+        graph(g)
+        show(x.sum_to_size(()), x.sum_to_size(()) is x)
+        a = T.tensor([[-6.0, 1.6]])
+        k = T.tensor(-1.3, requires_grad=True)
+        t = T.nn.functional.smooth_l1_loss(a, k).expand_as(k) ** 2
+        (g,) = T.autograd.grad(t, k, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), k, create_graph=True)
+        show(h)
+        graph(h)
+    """,
+    "l1_loss_broadcasts_its_operands": """
+        F = T.nn.functional
+        a = T.ones(2, 3, requires_grad=True)
+        e = T.tensor(1., requires_grad=True)
+        for loss in (F.l1_loss(a, e), F.l1_loss(e, a, reduction="none"), F.l1_loss(a, e * 1)):
+            show(loss)
+            graph(loss)
+    """,
+    # G1: prod() of a 0-d tensor: its gradient is the gradient itself (no out / x, no graph)
+    "prod_of_a_zero_dim_tensor_under_create_graph": """
+        a = T.tensor(2.1, requires_grad=True)
+        a.prod().exp().backward(create_graph=True)
+        show(a.grad)
+        graph(a.grad)
+        b = T.tensor(float("inf"), requires_grad=True)
+        b.prod().backward()
+        show(b.grad)
+    """,
+    # G1: amax/amin of a 0-d tensor along a dim: PyTorch's gradient has that dim back (size 1),
+    # and its engine sums it to 0-d (SumBackward0)
+    "amax_of_a_zero_dim_tensor_along_a_dim": """
+        a = T.tensor(3., requires_grad=True)
+        for kw in ({}, {"dim": -1}, {"dim": (0,)}, {"dim": 0, "keepdim": True}, {"dim": ()}):
+            for r in (a.amax(**kw), a.amin(**kw)):
+                (g,) = T.autograd.grad(r, a, T.tensor(1., requires_grad=True), create_graph=True)
+                show(g)
+                graph(g)
+    """,
+    # G1: an in-place op saves a clone of its input (PyTorch's original self): a gradient's
+    # graph reads it through CloneBackward0
+    "inplace_op_saves_a_clone_of_its_input": """
+        a = T.tensor([1., -2.], requires_grad=True)
+        x = a.clone()
+        x.abs_()
+        show(x.grad_fn._saved_self)
+        y = a * 1
+        w = T.tensor([3., 4.], requires_grad=True)
+        y.mul_(w)
+        (g,) = T.autograd.grad(y.sum(), w, create_graph=True)
+        graph(g)
+        (h,) = T.autograd.grad(x.sigmoid().sum(), a, create_graph=True)
+        graph(h)
+    """,
+    # NEW at d28ae5b: cat's gradient for a 1-d empty input is new zeros (no graph); the others
+    # are narrowed (SliceBackward0, even over the whole gradient)
+    "cat_with_one_dim_empty_inputs": """
+        a = T.zeros(0, requires_grad=True)
+        b = T.ones(2, requires_grad=True)
+        y = T.cat([a, b])
+        g = T.autograd.grad(y, [a, b], T.ones(2, requires_grad=True), create_graph=True)
+        show(g)
+        graph(g[1])
+        y = T.cat([a, T.ones(2, 1, requires_grad=True), a], 1)
+        y.sum().backward()
+        show(y, a.grad)
+    """,
+    # NEW at d28ae5b: a float times (or over) an integer or bool tensor is computed, and saved,
+    # in the float's dtype, so its gradient stays float32 (numpy: float64; then bmm refused it)
+    "mul_of_a_float_and_an_integer_tensor": """
+        x = T.tensor([1.1, -2.3, 3e38, 0.1], requires_grad=True)
+        i = T.tensor([16777217, 3, 2, -7])
+        show(x * i, i * x, x / i, i / x, x * T.tensor([True, False, True, True]))
+        seen = []
+        m = x * 1
+        m.register_hook(lambda g: seen.append(g.dtype))
+        (m * i / i).sum().backward()
+        show(x.grad, seen)
+        b = T.ones(2, 3, 4, requires_grad=True)
+        v = (b @ T.ones(2, 4, 1)).norm().max(-1)
+        (v.values * v.indices).backward()
+        show(b.grad)
+    """,
+    # G1/N1: a float input of another dtype than its op's result: PyTorch's engine casts its
+    # gradient at that node (ToCopyBackward0 under create_graph), so a float32 mm after a
+    # float64 add takes a float32 gradient (minigrad cast at the leaf, and mm refused it)
+    "gradient_cast_to_the_input_dtype_at_the_node": """
+        x = T.tensor([1.5, -2.], requires_grad=True)
+        y = T.tensor([0.5, 3.], dtype=T.float64, requires_grad=True)
+        z = T.tensor(2., dtype=T.float64, requires_grad=True)
+        for r in (x * y, x + y, T.add(x, y, alpha=0.5), x * z, T.where(x > 0, x, y), x / y):
+            gs = T.autograd.grad(r.sum(), [x, y, z], create_graph=True, allow_unused=True)
+            show(gs)
+            for g in gs:
+                if g is not None:
+                    graph(g)
+        seen = []
+        h = x * 1
+        h.register_hook(lambda g: seen.append(g.dtype))
+        (h * y).sum().backward()
+        show(seen, x.grad)
+        a = T.tensor([[5.1]], requires_grad=True)
+        f = T.tensor([[3.0, -1.0]], requires_grad=True)
+        t = T.add(T.matmul(a, f), T.tensor([[-1.0, 1.42]], dtype=T.float64), alpha=0.5)
+        (g,) = T.autograd.grad(t, a, T.ones_like(t).requires_grad_(), create_graph=True)
+        show(g)
+        graph(g)
+    """,
+    "cross_entropy_of_a_batch_target_changed_in_place": """
+        x = T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)
+        t = T.tensor([2, 0])
+        loss = T.nn.functional.cross_entropy(x, t)
+        show(loss.grad_fn._saved_target is t, loss.grad_fn._saved_self)
+        t[1] = 1
+        loss.backward()
+    """,
 }

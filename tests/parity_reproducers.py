@@ -583,4 +583,81 @@ REPRODUCERS: dict[str, str] = {
         x = T.ones(2, requires_grad=True)
         show([t.requires_grad for t in steps(x)], T.is_grad_enabled())
     """,
+    # -- a view made before its base's requires_grad_() follows the base -------------------------
+    "view_made_before_requires_grad_follows_its_base": """
+        b = T.zeros(3)
+        v = b[1:]
+        b.requires_grad_()
+        show(v.requires_grad, v.grad_fn, v.is_leaf, v._base is b, v)
+        w = v * 2
+        show(w)
+        graph(w)
+        y = (v.exp() + w).sum()
+        graph(y)
+        y.backward()
+        show(b.grad, v.grad)
+        b.requires_grad_(False)
+        show(v.requires_grad, (v * 2).requires_grad)
+    """,
+    "view_made_before_requires_grad_in_the_ops": """
+        b = T.tensor([[0., 1, 2], [3, 4, 5]])
+        v = b[:, 1:]
+        b.requires_grad_()
+        F = T.nn.functional
+        for r in (T.cat([v, v]), T.where(v > 1, v, 0.), v @ T.ones(2, 2), v.relu(),
+                  F.linear(v, T.ones(2, 2), T.ones(2)), v.softmax(1), v[T.tensor([0, 1])],
+                  F.cross_entropy(v, T.tensor([0, 1])), F.mse_loss(v, T.ones(2, 2)), v[0],
+                  v.t(), v.reshape(4), v.matmul(T.ones(2)), v.mean(0), v.float(), v.clone()):
+            show(r)
+            graph(r)
+        show([(p.requires_grad, p.grad_fn.name()) for p in v.unbind(1)])
+        show(v.detach().requires_grad, v[1:].is_leaf)
+        x = T.zeros(2, 2)
+        x.add_(v)
+        graph(x)
+        with T.no_grad():
+            v.add_(1)
+        show(v, b)
+    """,
+    "view_made_under_no_grad_requires_grad": """
+        b = T.ones(3, requires_grad=True)
+        with T.no_grad():
+            v = b[1:]
+        show(v.requires_grad, v.is_leaf, v.grad_fn)
+        v.retain_grad()
+        v.register_hook(lambda g: g)
+        show(T.autograd.grad(v.sum(), [v, b], allow_unused=True))
+        v.numpy()
+    """,
+    "view_made_before_requires_grad_in_place": """
+        b = T.zeros(3)
+        v = b[1:]
+        b.requires_grad_()
+        v.mul_(2)
+    """,
+    "view_made_before_requires_grad_setitem": """
+        b = T.zeros(3)
+        v = b[1:]
+        b.requires_grad_()
+        v[0] = 1.
+    """,
+    "view_made_before_requires_grad_base_changed": """
+        b = T.zeros(3)
+        v = b[1:]
+        b.requires_grad_()
+        with T.no_grad():
+            b.add_(1)
+        show(v.grad_fn, v.is_leaf, v.requires_grad)
+        y = (v * v).sum()
+        graph(y)
+        y.backward()
+        show(b.grad)
+        v.backward(T.ones(2))
+    """,
+    "view_made_before_requires_grad_backward": """
+        b = T.zeros(3)
+        v = b[1:]
+        b.requires_grad_()
+        v.backward(T.ones(2))
+    """,
 }

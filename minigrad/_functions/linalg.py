@@ -16,23 +16,23 @@ from ..tensor import Tensor
 from .shape import expand, reshape, squeeze, unsqueeze
 
 
-def mm(input, mat2):
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
     return L.Mm.apply(input, mat2)
 
 
-def mv(input, vec):
+def mv(input: Tensor, vec: Tensor) -> Tensor:
     return VEC.Mv.apply(input, vec)
 
 
-def dot(input, other):
+def dot(input: Tensor, other: Tensor) -> Tensor:
     return VEC.Dot.apply(input, other)
 
 
-def addmm(input, mat1, mat2):
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     return L.Addmm.apply(input, mat1, mat2)
 
 
-def matmul(input, other):
+def matmul(input: Tensor, other: Tensor) -> Tensor:
     try:  # two matrices, the usual ``x @ W``: mm at once
         if input._data.ndim == 2 and other._data.ndim == 2:
             return L.Mm.apply(input, other)
@@ -78,9 +78,9 @@ def _batched(input: Tensor, other: Tensor) -> Tensor:
     m2, p = (s2[-2], s2[-1]) if d2 > 1 else (s2[-1], 1)
     b1, b2 = s1[: max(d1 - 2, 0)], s2[: max(d2 - 2, 0)]
     if d1 == 3 and d2 == 3 and b1[0] != b2[0]:  # a batch of 1 that wants a gradient: one mm
-        if b1[0] == 1 and input._requires_grad:
+        if b1[0] == 1 and input.requires_grad:
             return matmul(squeeze(input, 0), other)
-        if b2[0] == 1 and other._requires_grad:
+        if b2[0] == 1 and other.requires_grad:
             return matmul(input, squeeze(other, 0))
     batch = broadcast_shapes(b1, b2)
     count = 1
@@ -103,7 +103,7 @@ def _should_fold(input: Tensor, other: Tensor) -> bool:
     big, small = (input.ndim, other.ndim) if larger else (other.ndim, input.ndim)
     if big < 3 or small > 2:
         return False
-    if (other if larger else input)._requires_grad:
+    if (other if larger else input).requires_grad:
         return True
     if input.ndim == 2:
         return False

@@ -17,11 +17,11 @@ import numpy as np
 from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
 from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
 from .accumulate_grad import accumulator_of, sum_to_shape
 from .node import sequence
-from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode
+from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, WithCasts, with_casts
 from .views import view_history
 
 _grad_state = grad_mode.state
@@ -44,6 +44,10 @@ def gather_inputs(inputs: tuple) -> tuple[list, list, bool]:
                 requires = True
                 fn = x._grad_fn if x._base is None else view_history(x)
                 nexts.append(fn if fn is not None else x._accumulator or accumulator_of(x))
+                continue
+            if x._base is not None and x._base._requires_grad:  # follows_base: no edge of its
+                requires = True  # own, unless its base changed in place since
+                nexts.append(view_history(x))
                 continue
         else:
             values.append(x)
@@ -87,7 +91,18 @@ def _apply_arrays(cls, *args: Any) -> Tensor:
             ctx._record_versions(inputs, values, result)
         if cls.broadcasts:
             ctx._shapes = tuple([v.shape if type(v) is _ndarray else None for v in values])
+        if cls.promotes or cls.broadcasts:  # an input of another float dtype than the result
+            casts = [_cast_to(x, out.dtype) for x in inputs]
+            if any(casts):
+                ctx._shapes = with_casts(ctx._shapes or (None,) * len(casts), casts)
     return result
+
+
+def _cast_to(x: Any, dtype: np.dtype) -> np.dtype | None:
+    """The dtype ``x``'s gradient is cast to: its own, if it requires grad and differs."""
+    if isinstance(x, Tensor) and x._data.dtype != dtype and x._data.dtype.kind == "f":
+        return x._data.dtype if x._requires_grad or follows_base(x) else None
+    return None
 
 
 def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
@@ -114,7 +129,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
                 out = out.astype(get_default_dtype().numpy)
         finally:
             loud(token)
-    requires = a._requires_grad and _grad_state.enabled
+    requires = (a._requires_grad or follows_base(a)) and _grad_state.enabled
     result = new_tensor(out, ctx if requires else None, requires)
     if cls.is_view:  # same memory as ``a``: same version counter
         result._vc = a._vc
@@ -123,7 +138,9 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     if not requires:
         return result
     fn = a._grad_fn if a._base is None else view_history(a)
-    ctx._next = (fn if fn is not None else a._accumulator or accumulator_of(a),)
+    if fn is None:
+        fn = a._accumulator or (accumulator_of(a) if a._requires_grad else None)
+    ctx._next = (fn,)
     ctx._seq = next(sequence)
     if _anomaly.enabled:
         anomaly_mode.remember_forward(ctx)
@@ -142,19 +159,23 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     ctx = cls._Node()
     if isinstance(a, Tensor):
         ad, ar = a._data, a._requires_grad
+        if not ar and a._base is not None:  # follows_base, inlined
+            ar = a._base._requires_grad
     else:
         ad, ar = a, False
     if isinstance(b, Tensor):
         bd, br = b._data, b._requires_grad
+        if not br and b._base is not None:
+            br = b._base._requires_grad
     else:
         bd, br = b, False
-    if (  # promote_pair, inlined: this is the hot path of every + - * /
-        type(ad) is _ndarray
-        and type(bd) is _ndarray
-        and ad.dtype is not bd.dtype
-        and (ad.ndim == 0) is not (bd.ndim == 0)
-    ):
-        ad, bd = promote_zero_dim(ad, bd)
+    mixed = None
+    if type(ad) is _ndarray and type(bd) is _ndarray and ad.dtype is not bd.dtype:
+        mixed = (ad.dtype, bd.dtype)  # their gradients may need a cast (WithCasts)
+        if (ad.ndim == 0) is not (bd.ndim == 0):  # promote_pair, inlined: the hot path
+            ad, bd = promote_zero_dim(ad, bd)
+        elif cls.float_operands and (ad.dtype.kind == "f") is not (bd.dtype.kind == "f"):
+            ad, bd = _float_pair(ad, bd)
     token = quiet()
     try:
         out = cls.forward(ctx, ad, bd)
@@ -172,12 +193,12 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     result = new_tensor(out, ctx, True)
     if ar:
         fn = a._grad_fn if a._base is None else view_history(a)
-        fa = fn if fn is not None else a._accumulator or accumulator_of(a)
+        fa = fn if fn is not None else a._accumulator or _leaf_edge(a)
     else:
         fa = None
     if br:
         fn = b._grad_fn if b._base is None else view_history(b)
-        fb = fn if fn is not None else b._accumulator or accumulator_of(b)
+        fb = fn if fn is not None else b._accumulator or _leaf_edge(b)
     else:
         fb = None
     ctx._next = (fa, fb)
@@ -200,6 +221,13 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
             ctx._saved_checks = (va, va[0], 0, vb, vb[0], 1)
         else:
             ctx._record_versions((a, b), (ad, bd), result)
+    if mixed is not None:
+        casts = [
+            d if r and d != out.dtype and d.kind == "f" else None for d, r in zip(mixed, (ar, br))
+        ]
+        if any(casts):
+            ctx._shapes = with_casts((ad.shape if ar else None, bd.shape if br else None), casts)
+            return result
     if ar and br and ad.shape == bd.shape:  # the same shape: nothing was broadcast
         return result
     if type(bd) in _NUMBERS or type(ad) in _NUMBERS:  # x * 2.0: the tensor's shape
@@ -210,6 +238,19 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     if sa is not None or sb is not None:
         ctx._shapes = (sa, sb)
     return result
+
+
+def _float_pair(a: np.ndarray, b: np.ndarray) -> tuple:
+    """A float and an integer (or bool) array of the same rank: both in the float's dtype,
+    as PyTorch computes them (numpy would compute float32 with int64 in float64)."""
+    if a.dtype.kind == "f":
+        return a, b.astype(a.dtype)
+    return a.astype(b.dtype), b
+
+
+def _leaf_edge(x: Tensor):
+    """A leaf's AccumulateGrad; None for a view that requires grad only through its base."""
+    return accumulator_of(x) if x._requires_grad else None
 
 
 def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
@@ -228,6 +269,10 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
                 for g, s in zip(grads, shapes)
             ]
         )
+        if type(shapes) is WithCasts:
+            grads = tuple(
+                [g if d is None or g is None else g.astype(d) for g, d in zip(grads, shapes.dtypes)]
+            )
     return grads
 
 

@@ -152,7 +152,7 @@ def _captured_grads(roots, grads, inputs, keep, allow_unused, create_graph=False
     for t in inputs:
         if not isinstance(t, Tensor):
             raise TypeError(f"inputs must be Tensors, not {type(t).__name__}")
-        if not t._requires_grad:
+        if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         node = t._grad_fn if t._grad_fn is not None else accumulator_of(t)
         where.append(capture.setdefault(node, len(capture)))

@@ -20,13 +20,14 @@ from typing import Any
 
 import numpy as np
 
+from .._dtypes import from_numpy_dtype
 from .._quiet import loud, quiet
 from ..tensor import Tensor, new_tensor
 from . import grad_mode
 from .accumulate_grad import AccumulateGrad, node_of
 from .multi_output import output_node
 from .node import Node, sequence
-from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, _modified_message
+from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, WithCasts, _modified_message
 
 __all__ = ["saved_as_tensors", "once_differentiable", "Error"]
 
@@ -126,6 +127,8 @@ def _array_node_run_graph(self: BackwardNode, grad: Tensor) -> tuple:
         if g is not None and shapes is not None and shapes[k] is not None:
             if g._data.shape != shapes[k]:
                 g = g.sum_to_size(shapes[k])
+        if g is not None and type(shapes) is WithCasts and shapes.dtypes[k] is not None:
+            g = g.to(from_numpy_dtype(shapes.dtypes[k]))  # ToCopyBackward0, as PyTorch's engine
         out.append(g)
     return tuple(out)
 

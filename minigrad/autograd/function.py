@@ -129,7 +129,7 @@ class Function:
     def apply(cls, *args: Any) -> Any:
         """Run forward and, if any Tensor input requires grad, record a node."""
         requires = _grad_state.enabled and any(
-            isinstance(a, Tensor) and a._requires_grad for a in args
+            isinstance(a, Tensor) and a.requires_grad for a in args
         )
         ctx = cls._Node()
         ctx._next = tuple(
@@ -249,6 +249,9 @@ class ArrayFunction(Function):
     - ``promotes``: two tensor inputs, elementwise (``where``, ``add(alpha=)``): a 0-d one
       follows PyTorch's type promotion (``promote_pair``), as every binary operator does
       (the two-input short path always applies it);
+    - ``float_operands``: a float and an integer operand are computed, and saved, in the
+      float's dtype, as PyTorch does (``mul``, ``div``: their gradients multiply by the
+      saved operand, and must stay in the gradient's dtype);
     - ``exact_grads``: on arrays, ``backward`` returns a tuple with each input's gradient
       in that input's shape, and reads ``ctx.saved_tensors`` before anything forward kept
       (which raises on a freed graph). The engine then calls it directly, without the
@@ -273,6 +276,7 @@ class ArrayFunction(Function):
     saved_when: tuple[int | None, ...] | None = None
     saved_settings: dict[str, str] = {}
     promotes = False
+    float_operands = False
     exact_grads = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -131,6 +131,21 @@ class BackwardNode(Node):
         self._saved_checks = tuple(checks)
 
 
+class WithCasts(tuple):
+    """``_shapes`` of a node whose float inputs differ in dtype from its result (``x32 +
+    y64``): the shape to sum each gradient back to, and in ``dtypes`` the dtype to cast it to
+    (None: none). PyTorch's engine casts a gradient to its input's dtype at the node that
+    made it (``ToCopyBackward0`` under create_graph), not at the leaf."""
+
+    dtypes: tuple
+
+
+def with_casts(shapes: tuple, dtypes) -> WithCasts:
+    result = WithCasts(shapes)
+    result.dtypes = tuple(dtypes)
+    return result
+
+
 _NOT_KEPT = (None, -1, 0)  # _saved_checks of a value no gradient needed (``saved_when``)
 _UNWATCHED = (None, 0, 0)  # ... of a number, or an array that is neither input nor output
 _INFERENCE_SAVED = (
@@ -159,7 +174,8 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     from .._dtypes import from_numpy_dtype
 
     counter, expected, which = node._saved_checks[3 * k : 3 * k + 3]
-    edge = node._next[which] if which >= 0 else None
+    # which: an input (its edge), the output (< 0), or past the edges (nll_loss's target)
+    edge = node._next[which] if 0 <= which < len(node._next) else None
     if edge is not None and getattr(getattr(edge._owner, "_function", None), "is_view", False):
         from .multi_output import multi_view_message  # a saved output of unbind, split ...
 
@@ -167,7 +183,7 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
-    owner = node if which < 0 else node._next[which]
+    owner = node if which < 0 else edge
     if which >= 0 and owner is not None and _is_view_node(owner):
         # a view (its base, or itself, changed in place): PyTorch names the history it
         # regenerates for the view from the changed base, AsStridedBackward0

@@ -152,6 +152,6 @@ def view_history(view: Tensor) -> Node | None:
     view._view_version = view._vc[0]
     # a view of a leaf made a view by requires_grad_() (x[3:].requires_grad_()) is regenerated
     # too, as in PyTorch: its base needs no grad, so the new node leads nowhere
-    if view._requires_grad and (base._requires_grad or view._grad_fn is not None):
+    if base._requires_grad or view._requires_grad and view._grad_fn is not None:
         view._grad_fn = AsStridedBackward0(base, view_key(base._data, view._data))
     return view._grad_fn

@@ -103,7 +103,7 @@ def l1_loss(
     """Mean absolute error: PyTorch 2.x records abs(input - target), then mean or sum."""
     _warn_shape(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
-    _broadcast_shape(input._data.shape, target._data.shape)
+    input, target = _broadcast_both(input, target)  # torch.broadcast_tensors: ExpandBackward0
     loss = FA.abs(FA.sub(input, target))
     if reduction == "mean":
         return FR.mean(loss)
@@ -154,10 +154,14 @@ def nll_loss(
         kernel = "nll_loss_out_frame" if ndim <= 2 else "nll_loss2d_forward_out_frame"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(input)}'")
     if t.dtype is not _INT64:
+        if ndim > 2 and t.size:  # PyTorch's 2-d kernel reads int64 only
+            raise RuntimeError("expected scalar type Long but found Byte")
         t = t.astype(np.int64)
     if ndim <= 2 or ndim == 4:
         op = NLL.NllLoss if ndim <= 2 else NLL.NllLoss2d
-        return op.apply(input, t, w, ignore_index, reduction)
+        loss = op.apply(input, t, w, ignore_index, reduction)
+        NLL.save_target(loss, target)
+        return loss
     # 3-D or 5-D and more: PyTorch views them as (N, C, 1, rest) and uses the 2-D kernel
     n, c = input.shape[0], input.shape[1]
     out_shape = (n, *input.shape[2:])
@@ -165,6 +169,7 @@ def nll_loss(
     flat = S.View.apply(input.contiguous(), (n, c, 1, -1) if input._data.size else (n, c, 0, 0))
     t = t.reshape((n, 1, -1) if t.size else (n, 0, 0))
     loss = NLL.NllLoss2d.apply(flat, t, w, ignore_index, reduction)
+    NLL.save_target(loss, S.View.apply(target.contiguous(), t.shape))  # as PyTorch saves it
     return S.View.apply(loss, out_shape) if reduction == "none" else loss
 
 
@@ -284,6 +289,11 @@ def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     if input._data.shape == target._data.shape:
         return input, target
     _warn_shape(input, target)
+    return _broadcast_both(input, target)
+
+
+def _broadcast_both(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """PyTorch's ``broadcast_tensors``: each side expanded where its shape differs."""
     shape = _broadcast_shape(input._data.shape, target._data.shape)
     if input._data.shape != shape:
         input = S.Expand.apply(input, shape)

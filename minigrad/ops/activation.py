@@ -7,7 +7,7 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, follows_base, new_tensor
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
 from .namespace import namespace
@@ -86,7 +86,7 @@ class Relu(ArrayFunction):
                 out = np.asarray(out)
         finally:
             loud(token)
-        if not (a._requires_grad and _grad_state.enabled):
+        if not ((a._requires_grad or follows_base(a)) and _grad_state.enabled):
             return new_tensor(out)
         ctx = node(cls, (edge(a),))
         result = new_tensor(out, ctx, True)

@@ -147,6 +147,7 @@ class RSub(ArrayFunction):
 class Mul(ArrayFunction):
     node_name = "MulBackward0"
     broadcasts = True
+    float_operands = True
     saved_names = ("self", "other")
     saved_when = (1, 0)  # a is kept for b's gradient only, b for a's
 
@@ -165,6 +166,7 @@ class Mul(ArrayFunction):
 class Div(ArrayFunction):
     node_name = "DivBackward0"
     broadcasts = True
+    float_operands = True
     saved_names = ("self", "other")
     saved_when = (1, None)  # a is kept for b's gradient only
 

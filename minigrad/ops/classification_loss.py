@@ -12,10 +12,16 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..autograd.saved_values import _FREED, _SECOND_BACKWARD
-from ..tensor import new_tensor
+from ..autograd.saved_values import (
+    _FREED,
+    _INFERENCE_SAVED,
+    _SECOND_BACKWARD,
+    _modified_message,
+)
+from ..tensor import Tensor, follows_base, new_tensor
 from ._common import positions
 from ._short_path import edge, node
+from ._summation import sequential, summable
 from .namespace import namespace
 
 _grad_state = grad_mode.state
@@ -46,7 +52,7 @@ class NllLoss(ArrayFunction):
             return ArrayFunction.apply.__func__(
                 cls, log_probs, target, weight, ignore_index, reduction
             )
-        requires = log_probs._requires_grad and _grad_state.enabled
+        requires = (log_probs._requires_grad or follows_base(log_probs)) and _grad_state.enabled
         ctx = node(cls, (edge(log_probs),)) if requires else cls._Node()
         token = quiet()
         try:
@@ -88,7 +94,7 @@ class NllLoss(ArrayFunction):
         # a batch are plain negations, -0. included)
         if reduction == "none":
             return -picked if len(shape) > 1 else 0.0 - picked
-        total = 0.0 - np.add.reduce(picked, None)  # the sum of the losses, negated (exact)
+        total = 0.0 - _added(picked, ctx)  # the sum of the losses, negated (exact)
         return total if reduction == "sum" else total / ctx.total_weight  # all ignored: nan
 
     @staticmethod
@@ -159,8 +165,23 @@ def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
     w = w.astype(log_probs.dtype, copy=False)
     logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
     picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
-    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
+    ctx.index, ctx.keep, ctx.w = index, keep, w
+    ctx.total_weight = _added(w, ctx) if weight is not None else w.dtype.type(keep.sum())
     return picked * w
+
+
+def _added(terms: np.ndarray, ctx):
+    """The terms of the kept rows added in the kernel's order (``nll_sum``), for a float32 or
+    float64 loss."""
+    if terms.dtype.char not in summable:
+        return np.add.reduce(terms, None)
+    if ctx.rows is not None:  # every row kept (the usual case)
+        return _nll_short(terms) if len(terms) <= 256 else nll_sum(terms)
+    keep = ctx.keep
+    if keep.all():
+        return nll_sum(terms.reshape(-1))
+    keep = keep.reshape(-1)
+    return nll_sum(terms.reshape(-1)[keep], np.flatnonzero(keep))
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -173,15 +194,37 @@ class NllLoss2d(NllLoss):
     node_name = "NllLoss2DBackward0"
 
 
+def save_target(loss: Tensor, target: Tensor) -> None:
+    """PyTorch's node saves the target tensor itself (``_saved_target`` is it): changed in
+    place before backward, it raises the version error, as any saved value does.
+
+    ``loss`` is the node's output; the target is kept after ``self`` in ``_saved``, watched
+    by its version counter (its ``which`` is past the node's edges: no node made it).
+    """
+    node = loss._grad_fn
+    if node is None:
+        return
+    vc = target._vc
+    if type(vc) is not list:
+        raise RuntimeError(_INFERENCE_SAVED)
+    node._saved = (*node._saved, target)
+    node._saved_checks = (*node._saved_checks, vc, vc[0], len(node._next))
+
+
 def _kept_as_saved(attribute: str) -> property:
     """``grad_fn._saved_target``, ``_saved_weight``, ``_saved_total_weight``: what PyTorch's
-    node saves beside ``self``. minigrad keeps them as settings of the node (nothing to
-    watch for in-place changes, nothing to record per call); read back as Tensors, and
-    gone with the rest once backward has freed the graph."""
+    node saves beside ``self``. The target is saved as it came (``save_target``); the
+    weights are settings of the node (nothing to watch for in-place changes, nothing to
+    record per call), read back as Tensors; all gone once backward has freed the graph."""
 
     def get(node):
         if node._saved is _FREED:
             raise RuntimeError(_SECOND_BACKWARD)
+        if attribute == "target" and len(node._saved) > 1:
+            counter, version = node._saved_checks[3:5]
+            if counter[0] != version:
+                raise RuntimeError(_modified_message(node, 1))
+            return node._saved[1]
         value = getattr(node, attribute)
         if value is None:
             return None
@@ -196,3 +239,72 @@ def _kept_as_saved(attribute: str) -> property:
 for _node in (NllLoss._Node, NllLoss2d._Node):
     for _name in ("target", "weight", "total_weight"):
         setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))
+
+
+def nll_sum(values: np.ndarray, positions: np.ndarray | None = None):
+    """The sum of nll_loss's terms in its kernel's order (``nll_loss_out_frame`` in
+    ``LossNLL.cpp``, which keeps its own cascade, not the sum kernel's): the term of batch
+    row ``b`` goes into the first of 8 levels; after a row ``b`` that is a multiple of 16
+    the first level is passed on into the second, after a multiple of 256 the second into
+    the third, and so on; the levels are added last, from 0. Row 0 is a multiple of every
+    step, so its term alone reaches the top level. ``positions`` are the rows of the terms
+    when some rows were ignored (an ignored row passes nothing on); None: 0, 1, 2, ..."""
+    if positions is None and len(values) <= _NLL_STEP * _NLL_STEP:
+        return _nll_short(values)
+    sums = []
+    first = None
+    for level in range(_NLL_LEVELS - 1):
+        step = _NLL_STEP ** (level + 1)
+        if positions is None:  # every row: the first term, then blocks of 16
+            if len(values) and first is None:
+                first, values = values[:1], values[1:]
+            blocks = len(values) // _NLL_STEP
+            sums.append(sequential(values[blocks * _NLL_STEP :], 0))
+            values = sequential(values[: blocks * _NLL_STEP].reshape(blocks, _NLL_STEP), 1)
+            if not blocks:
+                break
+            continue
+        ends = np.flatnonzero(positions % step == 0)  # rows after which a level passes on
+        last = ends[-1] + 1 if len(ends) else 0
+        sums.append(sequential(values[last:], 0))
+        values, positions = _segments(values[:last], ends), positions[ends]
+    if first is not None:
+        values = np.concatenate((first, values)) if len(values) else first
+    sums.append(sequential(values, 0))
+    zero = np.zeros((), values.dtype)
+    return sequential(np.stack([zero, *sums]), 0)
+
+
+_NLL_LEVELS, _NLL_STEP = 8, 16
+
+
+def _nll_short(values: np.ndarray):
+    """``nll_sum`` of at most 256 rows, none ignored, in few numpy calls: row 0 on top, the
+    blocks of rows 1-16, 17-32, ... in the second level, the rows after the last block in
+    the first: (first level + second level) + row 0."""
+    n = len(values)
+    if n <= 8:  # numpy adds up to 7 numbers left to right, from 0.
+        return np.add.reduce(values[1:]) + values[0] + 0.0 if n else np.add.reduce(values)
+    blocks = (n - 1) // _NLL_STEP
+    rest = values[1 + blocks * _NLL_STEP :]
+    total = np.add.reduce(rest) if len(rest) < 8 else np.add.accumulate(rest)[-1]
+    if blocks == 1:
+        total = total + np.add.accumulate(values[1 : 1 + _NLL_STEP])[-1]
+    elif blocks:
+        block_sums = np.add.accumulate(values[1 : 1 + blocks * _NLL_STEP].reshape(blocks, -1), 1)
+        total = total + sequential(block_sums[:, -1], 0)
+    return total + values[0] + 0.0  # from 0.: never -0.
+
+
+def _segments(values: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Left-to-right sums of the runs of ``values`` that end at the indices ``ends``."""
+    if not len(ends):
+        return values[:0]
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lengths = ends - starts + 1
+    table = np.zeros((lengths.max(), len(ends)), values.dtype)  # a run per column, 0 after
+    table[
+        np.arange(len(values)) - np.repeat(starts, lengths),
+        np.repeat(np.arange(len(ends)), lengths),
+    ] = values
+    return sequential(table, 0)

@@ -19,9 +19,9 @@ import numpy as np
 
 from .._quiet import loud, quiet
 from ..autograd import anomaly_mode, grad_mode
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, follows_base, new_tensor
 from ._short_path import edge, node
-from .classification_loss import NllLoss
+from .classification_loss import NllLoss, save_target
 from .softmax import LogSoftmax, log_softmax
 
 __all__ = ["log_softmax_nll_loss"]
@@ -51,7 +51,7 @@ def log_softmax_nll_loss(
         or _anomaly.enabled
     ):
         return None
-    requires = input._requires_grad and _state.enabled
+    requires = (input._requires_grad or follows_base(input)) and _state.enabled
     if requires:  # the two nodes in the order the general path makes them
         soft = node(LogSoftmax, (edge(input),))
         token = quiet()
@@ -66,7 +66,9 @@ def log_softmax_nll_loss(
         finally:
             loud(token)
         nll._saved_checks = (vc, 0, 0)  # its saved input: the same tensor
-        return new_tensor(np.asarray(loss), nll, True)
+        result = new_tensor(np.asarray(loss), nll, True)
+        save_target(result, target)  # and the target, as nll_loss saves it
+        return result
     token = quiet()
     try:
         out = log_softmax(a, 1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import loud, quiet
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor
 from ._common import broadcast_shapes
@@ -115,6 +116,10 @@ def copy_(t: Tensor, src) -> Tensor:
     if t._data.dtype.kind in "biu":  # PyTorch's copy_ records nothing into a tensor that
         if type(t._vc) is not list:  # cannot require grad (fill_ and the others do)
             check_inference(t)
-        write_into(t, Copy.forward(None, t._data, src._data))
+        token = quiet()  # nan or a float out of range cast to an integer: no numpy warning
+        try:
+            write_into(t, Copy.forward(None, t._data, src._data))
+        finally:
+            loud(token)
         return t
     return apply_inplace(Copy, t, src)

@@ -78,7 +78,10 @@ def getitem(t: Tensor, index) -> Tensor:
     if type(index) is Tensor:  # the next most common: rows by an integer tensor, C[X]
         rows, data = index._data, t._data
         if rows.dtype in _ROW_DTYPES and rows.ndim and data.ndim and data.size:
-            if t._requires_grad and _grad_state.enabled:
+            base = t._base  # tensor.follows_base, inlined: a view may require grad through it
+            if (t._requires_grad or base is not None and base._requires_grad) and (
+                _grad_state.enabled
+            ):
                 return Index.apply_rows(t, rows)
             return new_tensor(take_rows(data, rows))  # no graph (X[ix]): the copy, nothing else
     if type(index) is slice:  # a lone slice is always recorded, even x[:]

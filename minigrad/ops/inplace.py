@@ -19,7 +19,7 @@ from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_output import multi_view_error, multi_view_of
 from ..autograd.views import rebase_view, view_history
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, follows_base, new_tensor
 from . import arithmetic as A
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
@@ -50,7 +50,7 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
     if t._requires_grad:
         return True
     for o in others:  # a loop, not any(): this runs on every optimizer update
-        if isinstance(o, Tensor) and o._requires_grad:
+        if isinstance(o, Tensor) and (o._requires_grad or follows_base(o)):
             return True
     return False
 
@@ -190,7 +190,7 @@ def _ufunc_into(ufunc, t: Tensor, other: Tensor) -> None:
 
 def plain_update(ufunc, t: Tensor, other: Tensor) -> bool:
     """``t op= other`` as one ufunc into ``t``'s memory, if ``other`` is of ``t``'s float dtype
-    and shape, neither requires grad and ``t`` is neither a view nor an inference tensor
+    and shape, neither requires grad nor is a view and ``t`` is no inference tensor
     (``check_inplace`` has nothing to say then); else False, for the general path.
 
     The optimizer's update ``p.data += -lr * p.grad`` runs this for every parameter in
@@ -200,6 +200,7 @@ def plain_update(ufunc, t: Tensor, other: Tensor) -> bool:
         t._requires_grad
         or other._requires_grad
         or t._base is not None
+        or other._base is not None  # a view may require grad through its base (follows_base)
         or type(t._vc) is not list
         or values.dtype is not data.dtype
         or data.dtype.kind != "f"

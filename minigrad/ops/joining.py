@@ -22,7 +22,7 @@ class Cat(ArrayFunction):
                 raise RuntimeError(
                     f"zero-dimensional tensor (at position {k}) cannot be concatenated"
                 )
-        ref = next((a for a in arrays if a.ndim), arrays[0])
+        ref = next((a for a in arrays if a.shape != (0,)), arrays[0])
         axis = wrap_dim(dim, ref.ndim)
         for k, a in enumerate(arrays):
             if a.ndim != ref.ndim and a.shape != (0,):  # 1-D empty tensors are skipped
@@ -36,13 +36,22 @@ class Cat(ArrayFunction):
                         f"size {ref.shape[d]} but got size {a.shape[d]} for tensor number {k} "
                         "in the list."
                     )
-        ctx.axis, ctx.bounds = axis, [0, *np.cumsum([a.shape[axis] for a in arrays]).tolist()]
-        return np.concatenate(arrays, axis=axis)
+        sizes = [a.shape[axis] if a.ndim == ref.ndim else 0 for a in arrays]
+        ctx.axis, ctx.bounds = axis, [0, *np.cumsum(sizes).tolist()]
+        ctx.empty = [k for k, a in enumerate(arrays) if a.shape == (0,)]
+        return np.concatenate([a for a in arrays if a.ndim == ref.ndim], axis=axis)
 
     @staticmethod
-    def backward(ctx, grad):  # one slice per input (SliceBackward0 under create_graph)
+    def backward(ctx, grad):  # one narrow per input (SliceBackward0 under create_graph)
         key, bounds = (slice(None),) * ctx.axis, ctx.bounds
-        return tuple([grad[key + (slice(lo, hi),)] for lo, hi in zip(bounds, bounds[1:])])
+        if type(grad) is np.ndarray:
+            grads = [grad[key + (slice(lo, hi),)] for lo, hi in zip(bounds, bounds[1:])]
+        else:
+            grads = [grad.narrow(ctx.axis, lo, hi - lo) for lo, hi in zip(bounds, bounds[1:])]
+        for k in ctx.empty:  # a 1-d empty input: new zeros, as PyTorch (no graph)
+            xp = namespace(grad)
+            grads[k] = xp.zeros((0,), xp.dtype(grad))
+        return tuple(grads)
 
 
 class Stack(ArrayFunction):

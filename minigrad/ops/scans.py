@@ -46,6 +46,8 @@ class Prod(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
+        if a.ndim == 0:  # PyTorch's prod_backward: the gradient itself (no graph, no out / a)
+            return grad
         if type(grad) is np.ndarray and np.count_nonzero(a == 0) > 1:
             # two zeros: every product of the others has one. PyTorch then (outside create_graph)
             # returns zeros, not the products (whose -0. and 0 * inf = nan would show)
@@ -173,6 +175,7 @@ class Amax(ArrayFunction):
         out = c_order(cls._pick(a, axis=axes, keepdims=keepdim))
         ctx.save_for_backward(a, out)
         ctx.axes, ctx.keepdim = axes, keepdim
+        ctx.lift = a.ndim == 0 and dim is not None and not keepdim  # see backward
         return out
 
     @staticmethod
@@ -180,13 +183,14 @@ class Amax(ArrayFunction):
         a, out = ctx.saved_tensors
         xp = namespace(grad)
         out = xp.data(out)
-        if not ctx.keepdim:
-            out = np.expand_dims(out, ctx.axes)
+        if not ctx.keepdim:  # a 0-d input with a dim: PyTorch restores that dim, size 1
+            out = out.reshape(1) if ctx.lift else np.expand_dims(out, ctx.axes)
             grad = xp.reshape(grad, out.shape)
         hits = xp.data(a) == out  # ties share the gradient evenly: constants
         dtype = xp.dtype(grad)
         count = hits.sum(axis=ctx.axes, keepdims=True).astype(dtype)
-        return grad / xp.constant(count) * xp.constant(hits.astype(dtype))  # PyTorch's order
+        g = grad / xp.constant(count) * xp.constant(hits.astype(dtype))  # PyTorch's order
+        return xp.sum(g) if ctx.lift else g  # and its engine sums that to 0-d (SumBackward0)
 
 
 class Amin(Amax):

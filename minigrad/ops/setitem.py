@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd import grad_mode
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, follows_base, new_tensor
 from ._common import LEGACY_NAMES, check_expand
 from .fill import copy_, fill_
 from .getitem import apply_slicing, as_numpy_index, getitem, index_key
@@ -49,8 +49,8 @@ def setitem(t: Tensor, index, value) -> Tensor:
         target._data.shape,
         value._data.dtype if isinstance(value, Tensor) else t._data.dtype,
     )
-    grad_value = isinstance(value, Tensor) and value._requires_grad
-    if _grad_state.enabled and (t._requires_grad or grad_value):
+    grad_value = isinstance(value, Tensor) and value.requires_grad
+    if _grad_state.enabled and (t._requires_grad or follows_base(t) or grad_value):
         _record_setitem(t, index, value)
     else:  # nothing to record
         value = value._data if isinstance(value, Tensor) else value

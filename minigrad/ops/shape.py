@@ -13,7 +13,7 @@ import numpy as np
 from ..autograd import anomaly_mode, grad_mode
 from ..autograd.array_apply import _apply_unary
 from ..autograd.function import ArrayFunction
-from ..tensor import Tensor, new_tensor, wrap_dim
+from ..tensor import Tensor, follows_base, new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
 from .namespace import namespace
@@ -93,7 +93,7 @@ class View(ArrayFunction):
         vc = result._vc = a._vc
         result._base = a if a._base is None else a._base
         result._view_version = vc[0]
-        if a._requires_grad and _state.enabled:
+        if (a._requires_grad or follows_base(a)) and _state.enabled:
             result._grad_fn = ctx = node(cls, (edge(a),))
             result._requires_grad = True
             ctx.shape = data.shape
@@ -370,4 +370,6 @@ class Expand(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        if not ctx.shape and type(grad) is not np.ndarray:  # PyTorch's sum_to: down to 0-d it
+            return grad.sum()  # sums, even from 0-d (SumBackward0 under create_graph)
         return namespace(grad).sum_to_shape(grad, ctx.shape)

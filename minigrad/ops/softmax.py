@@ -12,7 +12,7 @@ import numpy as np
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
-from ..tensor import new_tensor, wrap_dim
+from ..tensor import follows_base, new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
 from .exact_softmax import exact_log_softmax as _exact_log_softmax
@@ -82,7 +82,7 @@ class LogSoftmax(ArrayFunction):
             return ArrayFunction.apply.__func__(cls, input, dim)
         if a.dtype.kind != "f":  # PyTorch's "not implemented for" error, on the general path
             return ArrayFunction.apply.__func__(cls, input, dim)
-        requires = input._requires_grad and _grad_state.enabled
+        requires = (input._requires_grad or follows_base(input)) and _grad_state.enabled
         ctx = node(cls, (edge(input),)) if requires else cls._Node()
         token = quiet()
         try:

@@ -13,7 +13,7 @@ from .._quiet import loud, quiet
 from ..autograd import anomaly_mode, grad_mode
 from ..autograd.array_apply import _apply_unary
 from ..autograd.function import ArrayFunction
-from ..tensor import new_tensor
+from ..tensor import follows_base, new_tensor
 from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
 from .namespace import NumpyNamespace, namespace, sign_of
@@ -178,7 +178,7 @@ class Tanh(ArrayFunction):
             out = tanh(data)
         finally:
             loud(token)
-        if not (a._requires_grad and _state.enabled):
+        if not ((a._requires_grad or follows_base(a)) and _state.enabled):
             return new_tensor(out)
         ctx = node(cls, (edge(a),))
         ctx._saved = (out,)

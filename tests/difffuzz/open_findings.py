@@ -35,13 +35,6 @@ OPEN: tuple[Open, ...] = (
         r"|addmm|matmul|mv):",
     ),
     Open("V1 -0.0, nan and rounding in values and printed text", r"^(repr|values) @"),
-    # a gradient keeps the dtype its formula promoted it to (numpy: float32 * int64 is float64);
-    # PyTorch casts each one to its input's dtype between nodes: a node's hook sees float64,
-    # bmm under create_graph meets float32 and float64
-    Open(
-        "A11 gradients between nodes in a promoted dtype",
-        r"^dtype @|^raises @ (create_graph\w*|grad): torch - / minigrad RuntimeError: expected sc",
-    ),
 )
 
 

@@ -101,9 +101,9 @@ class NllLoss(ArrayFunction):
     def backward(ctx, grad):
         log_probs = ctx.saved_tensors[0]
         if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
-            return nll_grad(grad, ctx)
+            return (nll_grad(grad, ctx),)
         op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
-        return op.call(grad, log_probs, ctx)
+        return (op.call(grad, log_probs, ctx),)
 
 
 class NllLossBackward(ArrayFunction):

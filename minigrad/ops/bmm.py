@@ -55,6 +55,9 @@ class Bmm(ArrayFunction):
         _check_bmm_dtypes(a, b)
         check_not_bool(a, b, "bmm")
         ctx.save_for_backward(a, b)
+        small = a.shape[2] * a.shape[1] * b.shape[2] < 400 and a.size
+        if small and a.dtype in (np.float32, np.float64):  # float16: PyTorch's own rounding
+            return _small_bmm(a, b)
         return np.matmul(a, b).astype(b.dtype, copy=False)  # mixed only when empty: b's dtype
 
     @staticmethod
@@ -64,3 +67,12 @@ class Bmm(ArrayFunction):
         # bmm again (not matmul, which would fold the batch), mat2's first, as PyTorch
         grad_b = None if a is None else Bmm.call(xp.swapaxes(a, 1, 2), grad)
         return None if b is None else Bmm.call(grad, xp.swapaxes(b, 1, 2)), grad_b
+
+
+def _small_bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """bmm as PyTorch computes a small one (inner size x rows x columns below 400, its
+    ``baddbmm_cpu_kernel``): each element a sum from 0. of the products, one after the other
+    (numpy's matmul adds them in another order: an ulp apart in most results). ``cumsum``
+    adds in that order; ``+ 0.`` turns its -0. into the 0. that a sum from 0. gives."""
+    products = a[:, :, :, None] * b[:, None, :, :]  # (batch, rows, inner, columns)
+    return np.cumsum(products, axis=2)[:, :, -1, :] + 0.0

@@ -973,4 +973,22 @@ FUZZ_FINDINGS: dict[str, str] = {
     "bool_to_a_negative_integer_power": """
         T.tensor([False, True]) ** -1
     """,
+    # G1: prod over one element that is zero: PyTorch's prod_safe_zeros_backward passes the
+    # gradient itself (no graph of the input), viewed as the input
+    "prod_of_one_zero_under_create_graph": """
+        for shape in ((1, 1, 1), (1,), (1, 1)):
+            a = T.zeros(shape, dtype=T.float64, requires_grad=True)
+            (g,) = T.autograd.grad(a.prod(), a, create_graph=True)
+            show(g)
+            (g,) = T.autograd.grad(a.prod(), a, T.tensor(2., dtype=T.float64, requires_grad=True),
+                                   create_graph=True)
+            graph(g)
+        a = T.tensor([[0.], [2.], [0.]], requires_grad=True)
+        for d in (1, -1):
+            (g,) = T.autograd.grad(a.prod(d).sum(), a, create_graph=True)
+            show(g)
+            two = T.tensor(2., requires_grad=True)
+            (g,) = T.autograd.grad(a.prod(d, keepdim=True).sum(), a, two, create_graph=True)
+            graph(g)
+    """,
 }

@@ -276,3 +276,33 @@ def test_update_that_must_be_checked_as_pytorch(case, torch):
     if ours[0] is not None:
         np.testing.assert_array_equal(ours[0][0], theirs[0][0])
         assert ours[0][1] == theirs[0][1]
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, x: lib.tanh(x).sum(),
+        lambda lib, x: lib.nn.functional.log_softmax(x, 1).sum(),
+        lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor([0, 2])),
+        lambda lib, x: x[lib.tensor([1, 1, 0])].sum(),
+        lambda lib, x: x.view(-1).sum(),
+        lambda lib, x: x.view(3, 2).sum(),
+    ],
+)
+def test_second_backward_through_the_short_paths_as_pytorch(fn, torch):
+    """A second backward through a freed graph raises where PyTorch's raises (the node kept
+    a value) and runs again where it does not (a view keeps nothing)."""
+
+    def run(lib):
+        x = lib.tensor([[0.5, -1.0, 2.0], [1.5, 0.0, -0.5]], requires_grad=True)
+        out = fn(lib, x)
+        out.backward()
+        out.backward()
+        return x.grad.numpy()
+
+    ours, theirs = _outcome(lambda: run(mg)), _outcome(lambda: run(torch))
+    assert (ours[1] is None) == (theirs[1] is None)
+    if ours[1] is not None:
+        assert ours[1][0] == theirs[1][0] and "second time" in ours[1][1]
+    else:
+        np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6)

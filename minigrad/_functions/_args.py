@@ -17,6 +17,9 @@ from .._dtypes import Size
 from .._typename import type_name
 from ..tensor import Tensor, new_tensor
 
+# What a ``dim`` argument may be: one dim, several, or None for all of them.
+Dims = int | tuple[int, ...] | list[int] | None
+
 
 def _operand(x: Any) -> Any:
     """A Tensor or a Python number; numpy scalars become numbers, others are refused."""

@@ -17,8 +17,10 @@ from ..ops import unary as U
 from ..tensor import Tensor
 from ._args import _operand
 
+Operand = Tensor | float  # a tensor or a Python number (int and bool included)
 
-def add(input, other, *, alpha=1):
+
+def add(input: Operand, other: Operand, *, alpha: float = 1) -> Tensor:
     if type(alpha) is not int or alpha != 1:  # one AddBackward0 node, as in PyTorch
         return A.AddAlpha.apply(_operand(input), _operand(other), alpha)
     if not isinstance(input, Tensor):
@@ -26,7 +28,7 @@ def add(input, other, *, alpha=1):
     return A.Add.apply(input, _operand(other))
 
 
-def sub(input, other, *, alpha=1):
+def sub(input: Operand, other: Operand, *, alpha: float = 1) -> Tensor:
     """``sub(2, x)`` is ``SubBackward0`` with the number as an input, as in PyTorch (the
     operator ``2 - x`` is ``RsubBackward1``)."""
     if type(alpha) is not int or alpha != 1:  # alpha=True, 1.0 are checked
@@ -36,14 +38,14 @@ def sub(input, other, *, alpha=1):
     return A.Sub.apply(input, _operand(other))
 
 
-def rsub(input, other, *, alpha=1):
+def rsub(input: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
     """``other - alpha * input`` (PyTorch's rsub)."""
     if isinstance(other, Tensor) or type(alpha) is not int or alpha != 1:
         return A.RSubTensor.apply(input, _operand(other), alpha)
     return A.RSub.apply(input, _operand(other))
 
 
-def mul(input, other):
+def mul(input: Operand, other: Operand) -> Tensor:
     return (
         A.Mul.apply(input, _operand(other))
         if isinstance(input, Tensor)
@@ -51,7 +53,7 @@ def mul(input, other):
     )
 
 
-def div(input, other, *, rounding_mode=None):
+def div(input: Operand, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is not None:
         if rounding_mode not in ("trunc", "floor"):
             raise RuntimeError(
@@ -64,7 +66,7 @@ def div(input, other, *, rounding_mode=None):
     return A.Div.apply(input, _operand(other))
 
 
-def pow(input, exponent):  # noqa: A001 - PyTorch's name
+def pow(input: Operand, exponent: Operand) -> Tensor:  # noqa: A001 - PyTorch's name
     if not isinstance(input, Tensor):
         return POW.RPow.apply(exponent, _operand(input))
     if isinstance(exponent, Tensor):
@@ -72,7 +74,7 @@ def pow(input, exponent):  # noqa: A001 - PyTorch's name
     return POW.PowScalar.apply(input, _operand(exponent))
 
 
-def remainder(input, other):
+def remainder(input: Operand, other: Operand) -> Tensor:
     if not isinstance(input, Tensor):
         return IDIV.RRemainder.apply(other, _operand(input))
     if isinstance(other, Tensor):
@@ -80,7 +82,7 @@ def remainder(input, other):
     return IDIV.RemainderScalar.apply(input, _operand(other))
 
 
-def floor_divide(input, other):
+def floor_divide(input: Operand, other: Operand) -> Tensor:
     if not isinstance(input, Tensor):
         return IDIV.RFloorDivide.apply(other, _operand(input))
     if isinstance(other, Tensor):
@@ -88,58 +90,60 @@ def floor_divide(input, other):
     return IDIV.FloorDivideScalar.apply(input, _operand(other))
 
 
-def neg(input):
+def neg(input: Tensor) -> Tensor:
     return A.Neg.apply(input)
 
 
-def maximum(input, other):
+def maximum(input: Tensor, other: Tensor) -> Tensor:
     return MAXMIN.Maximum.apply(input, other)
 
 
-def minimum(input, other):
+def minimum(input: Tensor, other: Tensor) -> Tensor:
     return MAXMIN.Minimum.apply(input, other)
 
 
 # -- elementwise functions --------------------------------------------------------------------
 
 
-def exp(input):
+def exp(input: Tensor) -> Tensor:
     return U.Exp.apply(input)
 
 
-def log(input):
+def log(input: Tensor) -> Tensor:
     return U.Log.apply(input)
 
 
-def sqrt(input):
+def sqrt(input: Tensor) -> Tensor:
     return U.Sqrt.apply(input)
 
 
-def abs(input):  # noqa: A001
+def abs(input: Tensor) -> Tensor:  # noqa: A001
     return U.Abs.apply(input)
 
 
-def sin(input):
+def sin(input: Tensor) -> Tensor:
     return U.Sin.apply(input)
 
 
-def cos(input):
+def cos(input: Tensor) -> Tensor:
     return U.Cos.apply(input)
 
 
-def tanh(input):
+def tanh(input: Tensor) -> Tensor:
     return U.Tanh.apply(input)
 
 
-def sigmoid(input):
+def sigmoid(input: Tensor) -> Tensor:
     return U.Sigmoid.apply(input)
 
 
-def relu(input):
+def relu(input: Tensor) -> Tensor:
     return ACT.Relu.apply(input)
 
 
-def clamp(input, min=None, max=None):  # noqa: A002
+def clamp(  # noqa: A002
+    input: Tensor, min: Operand | None = None, max: Operand | None = None
+) -> Tensor:
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return CL.ClampTensor.apply(input, _operand(min), _operand(max))
     return CL.Clamp.apply(input, min, max)
@@ -148,9 +152,9 @@ def clamp(input, min=None, max=None):  # noqa: A002
 clip = clamp
 
 
-def sign(input):
+def sign(input: Tensor) -> Tensor:
     return U.Sign.apply(input)
 
 
-def sgn(input):
+def sgn(input: Tensor) -> Tensor:
     return U.Sgn.apply(input)

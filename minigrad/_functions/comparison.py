@@ -72,15 +72,19 @@ def _invert(self):
     return new_tensor(np.asarray(np.invert(a)))
 
 
-def equal(input, other) -> bool:
+def equal(input: Tensor, other: Tensor) -> bool:
     return input.equal(other)
 
 
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+def allclose(
+    input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(
+    input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
     return new_tensor(
         np.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
     )
@@ -94,9 +98,9 @@ def _any(self, dim=None, keepdim=False):
     return new_tensor(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
 
 
-def numel(input) -> int:
+def numel(input: Tensor) -> int:
     return input.numel()
 
 
-def is_tensor(obj) -> bool:
+def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)

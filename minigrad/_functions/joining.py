@@ -7,6 +7,8 @@ Also ``iter(x)``, which walks ``unbind(x)`` as PyTorch does. Indexing itself
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..ops import indexing as I
@@ -15,7 +17,7 @@ from ..tensor import Tensor, wrap_dim
 from ._args import _operand
 
 
-def cat(tensors, dim=0):
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if not tensors:
         raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
     return J.Cat.apply(*tensors, dim)
@@ -24,7 +26,7 @@ def cat(tensors, dim=0):
 concat = cat
 
 
-def unbind(input, dim=0):
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """The slices along ``dim``, as a tuple of views (what iterating over a tensor gives)."""
     if input.ndim == 0 and -1 <= dim <= 0:  # PyTorch wraps the dim first, then refuses
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -38,13 +40,13 @@ def _iter(self):
     return iter(unbind(self, 0))
 
 
-def stack(tensors, dim=0):
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     return J.Stack.apply(*tensors, dim)
 
 
-def where(condition, input, other):
+def where(condition: Tensor, input: Tensor | float, other: Tensor | float) -> Tensor:
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if cond.dtype != np.bool_:
         raise RuntimeError(

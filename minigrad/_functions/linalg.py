@@ -16,23 +16,23 @@ from ..tensor import Tensor
 from .shape import expand, reshape, squeeze, unsqueeze
 
 
-def mm(input, mat2):
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
     return L.Mm.apply(input, mat2)
 
 
-def mv(input, vec):
+def mv(input: Tensor, vec: Tensor) -> Tensor:
     return VEC.Mv.apply(input, vec)
 
 
-def dot(input, other):
+def dot(input: Tensor, other: Tensor) -> Tensor:
     return VEC.Dot.apply(input, other)
 
 
-def addmm(input, mat1, mat2):
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     return L.Addmm.apply(input, mat1, mat2)
 
 
-def matmul(input, other):
+def matmul(input: Tensor, other: Tensor) -> Tensor:
     try:  # two matrices, the usual ``x @ W``: mm at once
         if input._data.ndim == 2 and other._data.ndim == 2:
             return L.Mm.apply(input, other)

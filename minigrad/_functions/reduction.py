@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes
 from .._dtypes import to_numpy_dtype
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import extremes as EXT
@@ -19,7 +20,7 @@ from ..ops import softmax as SM
 from ..ops import variance as VAR
 from ..ops._common import LEGACY_NAMES
 from ..tensor import Tensor, new_tensor, wrap_dim
-from ._args import _dims_arg, int_list
+from ._args import Dims, _dims_arg, int_list
 from .arithmetic import maximum, minimum
 
 
@@ -36,7 +37,14 @@ def _reduce_dtype(input, dtype, mean: bool):
     return target
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
+def sum(  # noqa: A001
+    input: Tensor,
+    dim: Dims = None,
+    keepdim: bool = False,
+    *,
+    dtype: _dtypes.dtype | None = None,
+    axis: Dims = None,
+) -> Tensor:
     if axis is not None:  # numpy's name, which PyTorch accepts too
         dim = axis
     if dim is not None and type(dim) is not int:
@@ -51,7 +59,14 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001
     return R.SumDim.apply(input, dim, keepdim)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
+def mean(
+    input: Tensor,
+    dim: Dims = None,
+    keepdim: bool = False,
+    *,
+    dtype: _dtypes.dtype | None = None,
+    axis: Dims = None,
+) -> Tensor:
     if axis is not None:
         dim = axis
     if dim is not None and type(dim) is not int:
@@ -115,13 +130,17 @@ def _argextreme(a, dim, keepdim, largest):
     return np.expand_dims(out, axis) if keepdim else out
 
 
-def max(input, dim=None, keepdim=False, *, axis=None):  # noqa: A001
+def max(  # noqa: A001
+    input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
+) -> Tensor | tuple[Tensor, Tensor]:
     if axis is not None:
         dim = axis
     return _extreme(input, dim, keepdim, True)
 
 
-def min(input, dim=None, keepdim=False, *, axis=None):  # noqa: A001
+def min(  # noqa: A001
+    input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
+) -> Tensor | tuple[Tensor, Tensor]:
     if axis is not None:
         dim = axis
     return _extreme(input, dim, keepdim, False)
@@ -134,7 +153,9 @@ def _no_empty(input, name):
         )
 
 
-def argmax(input, dim=None, keepdim=False, *, axis=None):
+def argmax(
+    input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
+) -> Tensor:
     if axis is not None:
         dim = axis
     if input._data.dtype == np.bool_:
@@ -145,7 +166,9 @@ def argmax(input, dim=None, keepdim=False, *, axis=None):
     return new_tensor(_argextreme(input._data, dim, keepdim, True).astype(np.int64))
 
 
-def argmin(input, dim=None, keepdim=False, *, axis=None):
+def argmin(
+    input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
+) -> Tensor:
     if axis is not None:
         dim = axis
     if input._data.dtype == np.bool_:
@@ -162,7 +185,15 @@ def _correction(unbiased, correction) -> int:
     return 1 if unbiased is None or unbiased else 0
 
 
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
+def var(
+    input: Tensor,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: float | None = None,
+    axis: Dims = None,
+) -> Tensor:
     if axis is not None:
         dim = axis
     if isinstance(dim, bool):  # var(x, False): the old positional 'unbiased'
@@ -170,7 +201,15 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=
     return VAR.Var.apply(input, dim, _correction(unbiased, correction), keepdim)
 
 
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
+def std(
+    input: Tensor,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: float | None = None,
+    axis: Dims = None,
+) -> Tensor:
     if axis is not None:
         dim = axis
     if isinstance(dim, bool):
@@ -181,26 +220,26 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=
 _NO_DIM = object()
 
 
-def softmax(input, dim=_NO_DIM, dtype=None):
+def softmax(input: Tensor, dim: int = _NO_DIM, dtype: _dtypes.dtype | None = None) -> Tensor:
     if dim is _NO_DIM:
         raise TypeError('softmax() missing 1 required positional arguments: "dim"')
     return SM.Softmax.apply(input if dtype is None else input.to(dtype), dim)
 
 
-def log_softmax(input, dim=_NO_DIM, dtype=None):
+def log_softmax(input: Tensor, dim: int = _NO_DIM, dtype: _dtypes.dtype | None = None) -> Tensor:
     if dim is _NO_DIM:
         raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
     return SM.LogSoftmax.apply(input if dtype is None else input.to(dtype), dim)
 
 
-def logsumexp(input, dim=_NO_DIM, keepdim=False):
+def logsumexp(input: Tensor, dim: Dims = _NO_DIM, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim`` (an int or a tuple), computed without overflow."""
     if dim is _NO_DIM:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     return LSE.Logsumexp.apply(input, int_list("logsumexp", "dim", dim, 1), keepdim)
 
 
-def sum_to_size(input, *size):
+def sum_to_size(input: Tensor, *size: int) -> Tensor:
     """Sum the dimensions that broadcasting would have expanded, down to ``size``."""
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
     have = tuple(input._data.shape)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..ops._summation import float_sum, summable
 from ..tensor import Tensor, new_tensor
 from .node import Node, sequence
 
@@ -198,10 +199,15 @@ def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
         return grad
     lead = grad.ndim - len(shape)
     if lead == 1 and grad.shape[1:] == shape:  # a bias added to every row: one reduce
+        # numpy adds the rows one after the other, as PyTorch does up to 4 rows; from the
+        # 5th row PyTorch interleaves four accumulators (``_summation``), which costs a
+        # training step 2-7 us per bias: not done here (a last-bit difference)
         return np.add.reduce(grad, axis=0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
     )
+    if grad.dtype.char in summable:
+        return float_sum(grad, axes, True).reshape(shape) if axes else grad.reshape(shape)
     if axes:
         grad = grad.sum(axis=axes, keepdims=True)
     return grad.reshape(shape)

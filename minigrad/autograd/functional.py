@@ -25,6 +25,7 @@ import numpy as np
 from ..tensor import new_tensor
 from .functional_args import (
     INDEPENDENT,
+    Tensors,
     as_tuple,
     check_outputs,
     check_v,
@@ -41,7 +42,13 @@ from .jacobian import hessian, jacobian
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
 
-def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
+def vjp(
+    func: Callable,
+    inputs: Tensors,
+    v: Tensors | None = None,
+    create_graph: bool = False,
+    strict: bool = False,
+) -> tuple[Tensors, Tensors]:
     """``(func(inputs), v^T J)``: a vector-Jacobian product, one backward pass."""
     with enable_grad():
         is_in_tuple, inputs = as_tuple(inputs, "inputs", "vjp")
@@ -63,7 +70,13 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     )
 
 
-def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
+def jvp(
+    func: Callable,
+    inputs: Tensors,
+    v: Tensors | None = None,
+    create_graph: bool = False,
+    strict: bool = False,
+) -> tuple[Tensors, Tensors]:
     """``(func(inputs), J v)``: a Jacobian-vector product, by the double backward trick."""
     with enable_grad():
         is_in_tuple, inputs = as_tuple(inputs, "inputs", "jvp")
@@ -134,7 +147,13 @@ def _gradient_of_scalar(func: Callable, inputs, v, create_graph: bool, strict: b
     return is_in_tuple, inputs, v, is_out_tuple, outputs, jac
 
 
-def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
+def vhp(
+    func: Callable,
+    inputs: Tensors,
+    v: Tensors | None = None,
+    create_graph: bool = False,
+    strict: bool = False,
+) -> tuple[Tensors, Tensors]:
     """``(func(inputs), v^T H)``: a vector-Hessian product of a scalar function."""
     with enable_grad():
         is_in_tuple, inputs, v, is_out_tuple, outputs, jac = _gradient_of_scalar(
@@ -153,7 +172,13 @@ def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     )
 
 
-def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
+def hvp(
+    func: Callable,
+    inputs: Tensors,
+    v: Tensors | None = None,
+    create_graph: bool = False,
+    strict: bool = False,
+) -> tuple[Tensors, Tensors]:
     """``(func(inputs), H v)``: a Hessian-vector product, by the double backward trick."""
     with enable_grad():
         is_in_tuple, inputs, v, is_out_tuple, outputs, jac = _gradient_of_scalar(

@@ -15,6 +15,9 @@ import numpy as np
 from ..tensor import Tensor, new_tensor
 from .backward_api import grad as autograd_grad
 
+# ``inputs``, ``v`` and the outputs: one Tensor or a tuple of them, kept in the results.
+Tensors = Tensor | tuple[Tensor, ...]
+
 
 def as_tuple(x: Any, arg_name: str, fn_name: str) -> tuple[bool, tuple]:
     is_tuple = isinstance(x, tuple)

@@ -4,12 +4,14 @@ element, rows stacked; the Hessian is the Jacobian of the gradient."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .._functions.joining import stack
 from ..tensor import Tensor, new_tensor
 from .functional_args import (
+    Tensors,
     as_tuple,
     check_outputs,
     finish,
@@ -23,12 +25,12 @@ from .grad_mode import enable_grad
 
 def jacobian(
     func: Callable,
-    inputs,
+    inputs: Tensors,
     create_graph: bool = False,
     strict: bool = False,
     vectorize: bool = False,
     strategy: str = "reverse-mode",
-):
+) -> Any:
     """The Jacobian of ``func`` at ``inputs``: ``output.shape + input.shape`` per pair.
 
     PyTorch computes ``vectorize=True`` with vmap and ``strategy="forward-mode"`` (which it
@@ -121,12 +123,12 @@ def _stack(rows: list, x: Tensor) -> Tensor:
 
 def hessian(
     func: Callable,
-    inputs,
+    inputs: Tensors,
     create_graph: bool = False,
     strict: bool = False,
     vectorize: bool = False,
     outer_jacobian_strategy: str = "reverse-mode",
-):
+) -> Any:
     """The Hessian of a scalar function: the Jacobian of its gradient."""
     is_in_tuple, inputs = as_tuple(inputs, "inputs", "hessian")
 

@@ -21,6 +21,7 @@ from ..autograd.saved_values import (
 from ..tensor import Tensor, follows_base, new_tensor
 from ._common import positions
 from ._short_path import edge, node
+from ._summation import sequential, summable
 from .namespace import namespace
 
 _grad_state = grad_mode.state
@@ -93,16 +94,16 @@ class NllLoss(ArrayFunction):
         # a batch are plain negations, -0. included)
         if reduction == "none":
             return -picked if len(shape) > 1 else 0.0 - picked
-        total = 0.0 - np.add.reduce(picked, None)  # the sum of the losses, negated (exact)
+        total = 0.0 - _added(picked, ctx)  # the sum of the losses, negated (exact)
         return total if reduction == "sum" else total / ctx.total_weight  # all ignored: nan
 
     @staticmethod
     def backward(ctx, grad):
         log_probs = ctx.saved_tensors[0]
         if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
-            return nll_grad(grad, ctx)
+            return (nll_grad(grad, ctx),)
         op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
-        return op.call(grad, log_probs, ctx)
+        return (op.call(grad, log_probs, ctx),)
 
 
 class NllLossBackward(ArrayFunction):
@@ -164,8 +165,23 @@ def _weighted_pick(ctx, log_probs, target, weight, ignore_index) -> np.ndarray:
     w = w.astype(log_probs.dtype, copy=False)
     logp = np.moveaxis(log_probs, 1, -1) if log_probs.ndim > 1 else log_probs
     picked = np.take_along_axis(logp, index[..., None], -1)[..., 0]
-    ctx.index, ctx.keep, ctx.w, ctx.total_weight = index, keep, w, w.sum()
+    ctx.index, ctx.keep, ctx.w = index, keep, w
+    ctx.total_weight = _added(w, ctx) if weight is not None else w.dtype.type(keep.sum())
     return picked * w
+
+
+def _added(terms: np.ndarray, ctx):
+    """The terms of the kept rows added in the kernel's order (``nll_sum``), for a float32 or
+    float64 loss."""
+    if terms.dtype.char not in summable:
+        return np.add.reduce(terms, None)
+    if ctx.rows is not None:  # every row kept (the usual case)
+        return _nll_short(terms) if len(terms) <= 256 else nll_sum(terms)
+    keep = ctx.keep
+    if keep.all():
+        return nll_sum(terms.reshape(-1))
+    keep = keep.reshape(-1)
+    return nll_sum(terms.reshape(-1)[keep], np.flatnonzero(keep))
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -223,3 +239,72 @@ def _kept_as_saved(attribute: str) -> property:
 for _node in (NllLoss._Node, NllLoss2d._Node):
     for _name in ("target", "weight", "total_weight"):
         setattr(_node, f"_saved_{_name}", _kept_as_saved(_name))
+
+
+def nll_sum(values: np.ndarray, positions: np.ndarray | None = None):
+    """The sum of nll_loss's terms in its kernel's order (``nll_loss_out_frame`` in
+    ``LossNLL.cpp``, which keeps its own cascade, not the sum kernel's): the term of batch
+    row ``b`` goes into the first of 8 levels; after a row ``b`` that is a multiple of 16
+    the first level is passed on into the second, after a multiple of 256 the second into
+    the third, and so on; the levels are added last, from 0. Row 0 is a multiple of every
+    step, so its term alone reaches the top level. ``positions`` are the rows of the terms
+    when some rows were ignored (an ignored row passes nothing on); None: 0, 1, 2, ..."""
+    if positions is None and len(values) <= _NLL_STEP * _NLL_STEP:
+        return _nll_short(values)
+    sums = []
+    first = None
+    for level in range(_NLL_LEVELS - 1):
+        step = _NLL_STEP ** (level + 1)
+        if positions is None:  # every row: the first term, then blocks of 16
+            if len(values) and first is None:
+                first, values = values[:1], values[1:]
+            blocks = len(values) // _NLL_STEP
+            sums.append(sequential(values[blocks * _NLL_STEP :], 0))
+            values = sequential(values[: blocks * _NLL_STEP].reshape(blocks, _NLL_STEP), 1)
+            if not blocks:
+                break
+            continue
+        ends = np.flatnonzero(positions % step == 0)  # rows after which a level passes on
+        last = ends[-1] + 1 if len(ends) else 0
+        sums.append(sequential(values[last:], 0))
+        values, positions = _segments(values[:last], ends), positions[ends]
+    if first is not None:
+        values = np.concatenate((first, values)) if len(values) else first
+    sums.append(sequential(values, 0))
+    zero = np.zeros((), values.dtype)
+    return sequential(np.stack([zero, *sums]), 0)
+
+
+_NLL_LEVELS, _NLL_STEP = 8, 16
+
+
+def _nll_short(values: np.ndarray):
+    """``nll_sum`` of at most 256 rows, none ignored, in few numpy calls: row 0 on top, the
+    blocks of rows 1-16, 17-32, ... in the second level, the rows after the last block in
+    the first: (first level + second level) + row 0."""
+    n = len(values)
+    if n <= 8:  # numpy adds up to 7 numbers left to right, from 0.
+        return np.add.reduce(values[1:]) + values[0] + 0.0 if n else np.add.reduce(values)
+    blocks = (n - 1) // _NLL_STEP
+    rest = values[1 + blocks * _NLL_STEP :]
+    total = np.add.reduce(rest) if len(rest) < 8 else np.add.accumulate(rest)[-1]
+    if blocks == 1:
+        total = total + np.add.accumulate(values[1 : 1 + _NLL_STEP])[-1]
+    elif blocks:
+        block_sums = np.add.accumulate(values[1 : 1 + blocks * _NLL_STEP].reshape(blocks, -1), 1)
+        total = total + sequential(block_sums[:, -1], 0)
+    return total + values[0] + 0.0  # from 0.: never -0.
+
+
+def _segments(values: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Left-to-right sums of the runs of ``values`` that end at the indices ``ends``."""
+    if not len(ends):
+        return values[:0]
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lengths = ends - starts + 1
+    table = np.zeros((lengths.max(), len(ends)), values.dtype)  # a run per column, 0 after
+    table[
+        np.arange(len(values)) - np.repeat(starts, lengths),
+        np.repeat(np.arange(len(ends)), lengths),
+    ] = values
+    return sequential(table, 0)

@@ -153,10 +153,11 @@ class Index(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if type(grad) is np.ndarray and type(ctx.key) is np.ndarray:  # C[X], no create_graph
-            return _add_rows(np.zeros(ctx.shape, grad.dtype), grad, ctx.key)
+        (key,) = ctx.saved_tensors  # on a freed graph: PyTorch's error (the indices are gone)
+        if type(grad) is np.ndarray and type(key) is np.ndarray:  # C[X], no create_graph
+            return (_add_rows(np.zeros(ctx.shape, grad.dtype), grad, key),)
         zeros = np.zeros(ctx.shape, dtype=namespace(grad).dtype(grad))
-        return IndexPutBackward.call(zeros, grad, ctx.key)
+        return (IndexPutBackward.call(zeros, grad, ctx.key),)
 
 
 def take_rows(a: np.ndarray, rows: np.ndarray) -> np.ndarray:

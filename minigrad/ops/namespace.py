@@ -48,8 +48,19 @@ import numpy as np
 from .._dtypes import from_numpy_dtype
 from ..autograd.accumulate_grad import sum_to_shape
 from ..tensor import Tensor, new_tensor
+from ._summation import float_mean, float_sum, summable
 
 __all__ = ["namespace", "NumpyNamespace", "TensorNamespace"]
+
+
+def _sorted_axes(axes, ndim: int) -> tuple:
+    """numpy's ``axis`` argument (None, an int or a tuple; negative counts from the end) as
+    the sorted tuple ``float_sum`` takes."""
+    if axes is None:
+        return tuple(range(ndim))
+    if isinstance(axes, int):
+        return (axes % ndim,) if ndim else ()
+    return tuple(sorted(a % ndim for a in axes))
 
 
 def _np_broadcast_to(x: np.ndarray, shape: tuple) -> np.ndarray:
@@ -100,10 +111,14 @@ class NumpyNamespace:
 
     @staticmethod
     def sum(x, axes=None, keepdims=False):
+        if x.dtype.char in summable:  # float32, float64: added in PyTorch's order
+            return float_sum(x, _sorted_axes(axes, x.ndim), keepdims)
         return x.sum(axis=axes, keepdims=keepdims)
 
     @staticmethod
     def mean(x, axes, keepdims=False):
+        if x.dtype.char in summable:  # PyTorch's sum, then divided (nan when empty)
+            return float_mean(x, _sorted_axes(axes, x.ndim), keepdims)
         if x.size == 0:  # nan, without numpy's "Mean of empty slice" warning
             return np.add.reduce(x, axis=axes, keepdims=keepdims) / np.array(0, x.dtype)
         return x.mean(axis=axes, keepdims=keepdims)

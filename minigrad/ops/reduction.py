@@ -13,6 +13,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES, c_order
+from ._summation import float_mean, float_sum, summable
 from .arithmetic import DivScalar
 from .namespace import namespace
 
@@ -58,6 +59,8 @@ class Sum(ArrayFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.shape = a.shape
+        if a.dtype.char in summable:
+            return float_sum(a, tuple(range(a.ndim)))
         return a.sum(dtype=np.int64 if a.dtype.kind in "biu" else None)
 
     @staticmethod
@@ -72,6 +75,8 @@ class SumDim(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dim, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
+        if a.dtype.char in summable:
+            return float_sum(a, ctx.axes, keepdim)
         dtype = np.int64 if a.dtype.kind in "biu" else None
         return c_order(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
 
@@ -104,6 +109,9 @@ class Mean(ArrayFunction):
         ctx.shape, ctx.size = a.shape, a.size
         if not a.size:
             return np.array(np.nan, a.dtype)
+        if a.dtype.char in summable and (a.size > 4 or not a.flags.c_contiguous):
+            return float_mean(a, tuple(range(a.ndim)))  # PyTorch's order of additions
+        # up to 4 elements in a row PyTorch adds left to right, from 0., as numpy does
         return np.asarray(np.add.reduce(a, axis=None) / a.size)  # a 0-d array, not a scalar
 
     @staticmethod
@@ -131,6 +139,8 @@ class MeanDim(ArrayFunction):
     def forward(ctx, a, dim, keepdim):
         _check_floating(a, "mean")
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
+        if a.dtype.char in summable:
+            return float_mean(a, ctx.axes, keepdim)  # (a count of 0: nan, no warning)
         count = int(np.prod([a.shape[i] for i in ctx.axes]))
         return c_order(np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / count)  # no warning
 
@@ -151,6 +161,8 @@ class SumAs(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.shape, ctx.dtype = a.shape, a.dtype
+        if np.dtype(dtype).char in summable:  # PyTorch casts, then sums in dtype
+            return float_sum(a.astype(dtype, order="K", copy=False), tuple(range(a.ndim)))
         return np.asarray(a.sum(dtype=dtype))
 
     @staticmethod
@@ -170,6 +182,8 @@ class SumDimAs(ArrayFunction):
     def forward(ctx, a, dim, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         ctx.dtype = a.dtype
+        if np.dtype(dtype).char in summable:  # PyTorch casts, then sums in dtype
+            return float_sum(a.astype(dtype, order="K", copy=False), ctx.axes, keepdim)
         return c_order(a.sum(axis=ctx.axes, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
@@ -188,7 +202,12 @@ class MeanAs(ArrayFunction):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.shape, ctx.size, ctx.dtype = a.shape, a.size, a.dtype
-        return np.asarray(a.astype(dtype).mean() if a.size else np.array(np.nan, dtype))
+        if not a.size:
+            return np.array(np.nan, dtype)
+        wide = a.astype(dtype, order="K", copy=False)  # PyTorch casts, then sums in dtype
+        if wide.dtype.char in summable:
+            return float_mean(wide, tuple(range(a.ndim)))
+        return np.asarray(wide.mean())
 
     @staticmethod
     def backward(ctx, grad):
@@ -207,8 +226,11 @@ class MeanDimAs(ArrayFunction):
     def forward(ctx, a, dim, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, reduce_dims(dim, a.ndim), keepdim
         ctx.dtype = a.dtype
+        wide = a.astype(dtype, order="K", copy=False)  # PyTorch casts, then sums in dtype
+        if wide.dtype.char in summable:
+            return float_mean(wide, ctx.axes, keepdim)
         count = int(np.prod([a.shape[i] for i in ctx.axes]))
-        return c_order(a.astype(dtype).sum(axis=ctx.axes, keepdims=keepdim) / count)
+        return c_order(wide.sum(axis=ctx.axes, keepdims=keepdim) / count)
 
     @staticmethod
     def backward(ctx, grad):

@@ -112,7 +112,7 @@ class View(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.reshape(ctx.shape)
+        return (grad.reshape(ctx.shape),)
 
 
 class ReshapeAlias(View):

@@ -111,8 +111,8 @@ class LogSoftmax(ArrayFunction):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
-            return log_softmax_grad(grad, out, ctx.axis)
-        return LogSoftmaxBackward.call(grad, out, ctx.axis)
+            return (log_softmax_grad(grad, out, ctx.axis),)
+        return (LogSoftmaxBackward.call(grad, out, ctx.axis),)
 
 
 def _forward(ctx, a: np.ndarray, dim: int, name: str, compute) -> np.ndarray:

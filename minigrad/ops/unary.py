@@ -196,8 +196,8 @@ class Tanh(ArrayFunction):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
-            return tanh_grad(grad, out)
-        return TanhBackward.call(grad, out)
+            return (tanh_grad(grad, out),)
+        return (TanhBackward.call(grad, out),)
 
 
 def tanh(a: np.ndarray) -> np.ndarray:

@@ -9,6 +9,8 @@ import numpy as np
 from .._dtypes import get_default_dtype
 from ..autograd.function import ArrayFunction
 from ._common import c_order
+from ._summation import float_mean, summable
+from ._tensor_walk import memory_runs, reduced_order
 from .arithmetic import MaskedFill, MulScalar
 from .namespace import namespace
 from .reduction import reduce_dims
@@ -34,13 +36,20 @@ class Var(ArrayFunction):
                 UserWarning,
                 stacklevel=stacklevel,  # the learner's line
             )
+        ctx.save_for_backward(a)  # centred again in backward: a value of the graph
+        ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
+        ctx.all_dims = dim is None or a.ndim == 0
+        if a.size and n == a.size and a.dtype.char in summable:  # one result: PyTorch's own
+            shape = tuple(1 for d in range(a.ndim) if keepdim or d not in axes)
+            out = np.full(shape, _var_all(a, correction))
+            return out if wide_result else out.astype(a.dtype)
+        if a.dtype == np.float64 and 0 < n <= _WELFORD_MAX and a.size:
+            out = _welford(a, axes, correction).reshape(_kept(a.shape, axes, keepdim))
+            return c_order(out)
         wide = a.astype(np.float64, copy=False)  # accumulate in float64 (as PyTorch), round once
         centred = (
             wide - np.add.reduce(wide, axis=axes, keepdims=True) / n
         )  # no numpy warning at n=0
-        ctx.save_for_backward(a)  # centred again in backward: a value of the graph
-        ctx.shape, ctx.axes, ctx.keepdim, ctx.denominator = a.shape, axes, keepdim, n - correction
-        ctx.all_dims = dim is None or a.ndim == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             out = (centred * centred).sum(axis=axes, keepdims=keepdim) / max(n - correction, 0)
         return c_order(out if wide_result else out.astype(a.dtype, copy=False))
@@ -49,6 +58,46 @@ class Var(ArrayFunction):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return var_backward(grad, a, ctx)
+
+
+def _var_all(a: np.ndarray, correction) -> float:
+    """PyTorch's variance of a whole float32 or float64 tensor (``std_var_all_cpu``): the
+    mean in the tensor's dtype (its sum kernel's), then the squared deviations from it
+    added in float64 one after the other, in memory order, and divided by n - correction."""
+    mean = float(float_mean(a, tuple(range(a.ndim))))
+    runs = memory_runs(a).astype(np.float64)
+    runs -= mean
+    runs *= runs
+    total = 0.0
+    for run in runs:  # each run of the inner loop from 0., then added to the total
+        total += float(np.add.accumulate(run)[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.float64(total) / max(0.0, a.size - correction)
+
+
+_WELFORD_MAX = 4096  # longer float64 reductions: the two-pass sum (a last-bit difference)
+
+
+def _kept(shape: tuple, axes: tuple, keepdim: bool) -> tuple:
+    return tuple(1 if d in axes else n for d, n in enumerate(shape) if keepdim or d not in axes)
+
+
+def _welford(a: np.ndarray, axes: tuple, correction) -> np.ndarray:
+    """PyTorch's variance by dim (``WelfordOps`` in float64): each output's elements taken
+    one at a time in the kernel's order, a running mean and sum of squares updated. It only
+    shows in float64 (a float32 variance rounds the same as the two-pass sum's)."""
+    kept = [d for d in range(a.ndim) if d not in axes]
+    order = reduced_order(a, axes)
+    count = a.size // int(np.prod([a.shape[d] for d in kept]))
+    rows = a.transpose(order + kept).reshape(count, -1)
+    mean = np.zeros(rows.shape[1:])
+    m2 = np.zeros(rows.shape[1:])
+    for k, x in enumerate(rows):
+        delta = x - mean
+        mean = mean + delta / float(k + 1)
+        m2 = m2 + delta * (x - mean)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return m2 / max(0.0, len(rows) - correction)
 
 
 def var_backward(grad, a, ctx):

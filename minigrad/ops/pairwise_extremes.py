@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ._simd_ties import extreme_as_pytorch
 from .arithmetic import DivScalar, MaskedFill
 from .namespace import namespace
 
@@ -38,7 +37,7 @@ class Maximum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return extreme_as_pytorch(np.maximum, a, b)  # which of 0. and -0. at a tie
+        return np.maximum(b, a)  # at a tie (0. and -0.) PyTorch keeps a, numpy its second
 
     @staticmethod
     def backward(ctx, grad):
@@ -54,7 +53,7 @@ class Minimum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return extreme_as_pytorch(np.minimum, a, b)
+        return np.minimum(b, a)  # at a tie PyTorch keeps a, as in maximum
 
     @staticmethod
     def backward(ctx, grad):

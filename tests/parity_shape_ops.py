@@ -88,6 +88,8 @@ SHAPE_OPS: dict[str, str] = {
     "roll_of_scalars_and_empty": """
         s = T.tensor(2., requires_grad=True)
         show(s.roll(1), s.roll(3, ()), T.zeros(0, 3).roll(1, 0), T.zeros(0, 3).roll(2))
+        e = T.zeros(3, 2, 0, requires_grad=True)
+        show(e.roll(1, 4), e.roll((1, 2), (4, -7)), T.zeros(0).roll(1, 1))
     """,
     "roll_of_a_scalar_along_a_dim": """
         T.tensor(2.).roll(1, 0)
@@ -284,6 +286,8 @@ SHAPE_OPS: dict[str, str] = {
         show(a.double().clamp_min(z.double()), a.clamp(min=z, max=T.ones(1)))
         show(a.clamp(min=T.zeros(1), max=T.zeros(1)), a.reshape(5, 8).clamp_min(T.zeros(8)))
         show(T.full((3, 20), -0.).clamp_min(T.zeros(3, 1)), a.clamp_min(0.), a.clamp(min=0.))
+        show(T.maximum(a, z), T.minimum(z, a), T.maximum(a.reshape(5, 8), T.zeros(8)))
+        show(T.maximum(a.double(), T.tensor(0., dtype=T.float64)), T.minimum(a[:9], z[:9]))
     """,
     "sort_and_topk_results_laid_out_as_pytorchs": """
         x = T.tensor([[3., 1., 2., 1.], [0., 4., 6., 5.]], requires_grad=True)

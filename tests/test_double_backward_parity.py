@@ -326,6 +326,8 @@ _OPS = {
     "clamp_max_tensor": "x.clamp_max(y) * x",
     "clamp_min_tensor": "T.clamp_min(x, c1) * y",
     "squeeze_dims": "(x.unsqueeze(1) * y.unsqueeze(1)).squeeze((1, -1))",
+    "topk_of_a_scalar": "x.mean().topk(1, largest=False).values.sigmoid() * x",
+    "max_dim_of_a_scalar": "x.sum().max(0).values.tanh() * y",
     "floor": "x.floor() * x",
     "ceil": "T.ceil(x) + x",
     "trunc": "x.trunc() * x",

@@ -1,4 +1,4 @@
-"""Which of ``0.`` and ``-0.`` PyTorch's CPU kernels keep at a tie of ``max(a, bound)``.
+"""Which of ``0.`` and ``-0.`` PyTorch's CPU kernels keep at a tie of ``max(a, b)``.
 
 A learner sees it in print: ``clamp_min(-0., tensor(0.))`` is ``-0.`` or ``0.`` depending on
 where the element sits. PyTorch's elementwise loops over two tensors run in chunks of 16
@@ -50,3 +50,12 @@ def clamp_as_pytorch(a: np.ndarray, lo, hi, shapes: list) -> np.ndarray:
     vector = a if lo is None else np.maximum(a, lo)
     vector = vector if hi is None else np.minimum(vector, hi)
     return np.where(where, vector, out)
+
+
+def extreme_as_pytorch(ufunc: np.ufunc, a, b) -> np.ndarray:
+    """maximum or minimum: ``a`` at a tie in scalar code, ``b`` in vector code."""
+    out = ufunc(b, a)  # numpy keeps its second operand at a tie
+    if out.dtype.kind != "f" or not (out == 0).any():
+        return out
+    where = vectorised(out.shape, [np.shape(a), np.shape(b)], out.dtype)
+    return out if where is None else np.where(where, ufunc(a, b), out)

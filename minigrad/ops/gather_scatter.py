@@ -84,9 +84,7 @@ class Scatter(ArrayFunction):
         return zeros
 
     @staticmethod
-    def backward(ctx, gg):
-        if not ctx.index.ndim:
-            return None, gg
+    def backward(ctx, gg):  # a gather, of a 0-d gradient too (GatherBackward0 in the graph)
         return None, Gather.call(gg, ctx.axis, ctx.index)
 
 

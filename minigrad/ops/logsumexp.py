@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import get_default_dtype
 from ..autograd.function import ArrayFunction
 from .namespace import NumpyNamespace, namespace
 from .reduction import reduce_dims
@@ -38,7 +39,7 @@ class Logsumexp(ArrayFunction):
                 f"output with shape [] doesn't match the broadcast shape {[1] * a.ndim}"
             )
         if a.dtype.kind in "biu":  # integers and bools: in the default float dtype
-            a = a.astype(np.float32)
+            a = a.astype(get_default_dtype().numpy)
         ctx.dims = tuple(as_unsigned(d) for d in dims)
         ctx.axes, ctx.keepdim = axes, keepdim
         if a.size:

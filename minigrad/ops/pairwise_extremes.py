@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from ._simd_ties import extreme_as_pytorch
 from .arithmetic import DivScalar, MaskedFill
 from .namespace import namespace
 
@@ -37,7 +38,7 @@ class Maximum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return np.maximum(b, a)  # at a tie (0. and -0.) PyTorch keeps a, numpy its second
+        return extreme_as_pytorch(np.maximum, a, b)  # which of 0. and -0. at a tie
 
     @staticmethod
     def backward(ctx, grad):
@@ -53,7 +54,7 @@ class Minimum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return np.minimum(b, a)  # at a tie PyTorch keeps a, as in maximum
+        return extreme_as_pytorch(np.minimum, a, b)
 
     @staticmethod
     def backward(ctx, grad):

@@ -57,7 +57,8 @@ class Roll(ArrayFunction):
                 raise RuntimeError(
                     f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
                 )
-            ctx.axes = tuple(wrap_dim(d, a.ndim, scalar_ok=False) for d in dims)
+            # PyTorch returns an empty tensor before it reads the dims: any dim goes
+            ctx.axes = tuple(wrap_dim(d, a.ndim, scalar_ok=False) for d in dims) if a.size else ()
         else:
             ctx.axes = None
         ctx.steps, ctx.given = shifts, dims

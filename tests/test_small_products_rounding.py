@@ -1,4 +1,4 @@
-"""Small matrix products give PyTorch's bits (V1): bmm, mm, addmm and what calls them.
+"""Small matrix products give PyTorch's bits (V1): bmm, mm, addmm, mv and what calls them.
 
 PyTorch's ``bmm`` of fewer than 400 multiplications is a plain loop (``baddbmm_cpu_kernel``):
 each element a sum from 0. of the products in order. Its BLAS ``mm``/``addmm`` of small
@@ -60,3 +60,22 @@ def test_mm_addmm_matmul_of_small_matrices(torch, n, k, m, seed, dtype, negative
         want, got = op(torch).detach().numpy(), op(mg).detach().numpy()
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+@SETTINGS
+@given(
+    st.integers(1, 4), st.integers(1, 4), st.integers(0, 2**32 - 1), st.booleans(),
+)  # fmt: skip
+def test_mv_and_the_gradient_of_its_vector(torch, n, k, seed, transposed):
+    # n up to 4: the gradient is m.t() @ grad, an inner size of n (larger ones in row order
+    # are not yet known, numpy's order then)
+    a, v, g = _arrays(seed, np.float32, (n, k), (k,), (n,))
+    out = {}
+    for T in (torch, mg):
+        m = T.tensor(np.ascontiguousarray(a.T)).t() if transposed else T.tensor(a)
+        x = T.tensor(v, requires_grad=True)
+        y = T.mv(m, x)
+        y.backward(T.tensor(g))
+        out[T] = y.detach().numpy(), x.grad.numpy()
+    for want, got in zip(out[torch], out[mg]):
+        np.testing.assert_array_equal(got, want)

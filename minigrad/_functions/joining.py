@@ -2,7 +2,7 @@
 
 Also ``iter(x)``, which walks ``unbind(x)`` as PyTorch does. Indexing itself
 (``x[i]``, ``x[i] = v``) is bound straight to the ops in ``minigrad/ops/indexing.py``
-(an index is read in ``getitem.py``) and ``inplace.py``.
+(an index is read in ``getitem.py``) and ``setitem.py``.
 """
 
 from __future__ import annotations

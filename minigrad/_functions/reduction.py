@@ -156,27 +156,25 @@ def _no_empty(input, name):
 def argmax(
     input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
 ) -> Tensor:
-    if axis is not None:
-        dim = axis
-    if input._data.dtype == np.bool_:
-        raise RuntimeError("argmax(): does not support bool input")
-    if dim is None:
-        _no_empty(input, "argmax")
-        return new_tensor(np.asarray(np.argmax(input._data), dtype=np.int64))
-    return new_tensor(_argextreme(input._data, dim, keepdim, True).astype(np.int64))
+    return _index_of_extreme(input, dim if axis is None else axis, keepdim, largest=True)
 
 
 def argmin(
     input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
 ) -> Tensor:
-    if axis is not None:
-        dim = axis
+    return _index_of_extreme(input, dim if axis is None else axis, keepdim, largest=False)
+
+
+def _index_of_extreme(input: Tensor, dim: int | None, keepdim: bool, largest: bool) -> Tensor:
+    """argmax (``largest``) or argmin as an int64 tensor, with PyTorch's refusals."""
+    name = "argmax" if largest else "argmin"
     if input._data.dtype == np.bool_:
-        raise RuntimeError("argmin(): does not support bool input")
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
-        _no_empty(input, "argmin")
-        return new_tensor(np.asarray(np.argmin(input._data), dtype=np.int64))
-    return new_tensor(_argextreme(input._data, dim, keepdim, False).astype(np.int64))
+        _no_empty(input, name)
+        pick = np.argmax if largest else np.argmin
+        return new_tensor(np.asarray(pick(input._data), dtype=np.int64))
+    return new_tensor(_argextreme(input._data, dim, keepdim, largest).astype(np.int64))
 
 
 def _correction(unbiased, correction) -> int:

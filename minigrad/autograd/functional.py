@@ -20,20 +20,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
-from ..tensor import new_tensor
 from .functional_args import (
     INDEPENDENT,
     Tensors,
     as_tuple,
     check_outputs,
     check_v,
-    finish,
+    dummies_like,
     grad_of,
     outputs_of,
     prepare_inputs,
-    unwrap,
+    results,
     zeros_for_missing,
 )
 from .grad_mode import enable_grad
@@ -65,9 +62,7 @@ def vjp(
             )
         grads = grad_of(outputs, inputs, v, create_graph=create_graph)
         grads = zeros_for_missing(grads, inputs, strict, INDEPENDENT)
-    return unwrap(finish(outputs, create_graph), is_out_tuple), unwrap(
-        finish(grads, create_graph), is_in_tuple
-    )
+    return results(outputs, is_out_tuple, grads, is_in_tuple, create_graph)
 
 
 def jvp(
@@ -81,17 +76,10 @@ def jvp(
     with enable_grad():
         is_in_tuple, inputs = as_tuple(inputs, "inputs", "jvp")
         inputs = prepare_inputs(inputs, create_graph)
-        if v is not None:
-            v = as_tuple(v, "v", "jvp")[1]
-            check_v(v, inputs)
-        elif len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError(
-                "The vector v can only be None if the input to the user-provided function is a "
-                "single Tensor with a single element."
-            )
+        v = _v_or_single(v, inputs, "jvp")
         is_out_tuple, outputs = outputs_of(func, inputs, "jvp")
         check_outputs(outputs, strict)
-        dummies = tuple(new_tensor(np.zeros_like(o._data), None, True) for o in outputs)
+        dummies = dummies_like(outputs)
         grad_inputs = grad_of(outputs, inputs, dummies, create_graph=True)
         if strict:
             for i, g in enumerate(grad_inputs):
@@ -106,9 +94,7 @@ def jvp(
             "grad_outputs when using the double backward trick to compute forward mode "
             "gradients. This is not allowed in strict mode.",
         )
-    return unwrap(finish(outputs, create_graph), is_out_tuple), unwrap(
-        finish(products, create_graph), is_out_tuple
-    )
+    return results(outputs, is_out_tuple, products, is_out_tuple, create_graph)
 
 
 def _scalar_output(outputs: tuple, name: str) -> None:
@@ -167,9 +153,7 @@ def vhp(
             "The jacobian of the user-provided function is independent of input {i}. This is "
             "not allowed in strict mode.",
         )
-    return unwrap(finish(outputs, create_graph), is_out_tuple), unwrap(
-        finish(products, create_graph), is_in_tuple
-    )
+    return results(outputs, is_out_tuple, products, is_in_tuple, create_graph)
 
 
 def hvp(
@@ -184,7 +168,7 @@ def hvp(
         is_in_tuple, inputs, v, is_out_tuple, outputs, jac = _gradient_of_scalar(
             func, inputs, v, create_graph, strict, "hvp"
         )
-        dummies = tuple(new_tensor(np.zeros_like(x._data), None, True) for x in inputs)
+        dummies = dummies_like(inputs)
         double_back = grad_of(jac, inputs, dummies, create_graph=True)
         products = grad_of(double_back, dummies, v, create_graph=create_graph)
         products = zeros_for_missing(
@@ -195,6 +179,4 @@ def hvp(
             "grad_jacobian. This is not allowed in strict mode as this prevents from using the "
             "double backward trick to replace forward mode AD.",
         )
-    return unwrap(finish(outputs, create_graph), is_out_tuple), unwrap(
-        finish(products, create_graph), is_in_tuple
-    )
+    return results(outputs, is_out_tuple, products, is_in_tuple, create_graph)

@@ -122,3 +122,17 @@ INDEPENDENT = (
     "The output of the user-provided function is independent of input {i}. This is not "
     "allowed in strict mode."
 )
+
+
+def dummies_like(tensors: tuple) -> tuple:
+    """Zeros that require grad, one per tensor: the ``grad_outputs`` of the double backward
+    trick, whose gradient is the forward-mode product (``jvp``, ``hvp``)."""
+    return tuple(new_tensor(np.zeros_like(t._data), None, True) for t in tensors)
+
+
+def results(outputs: tuple, out_structure, values: tuple, structure, create_graph: bool) -> tuple:
+    """``(func's outputs, the gradients or products)``, as ``vjp``, ``jvp``, ``vhp`` and ``hvp``
+    return them: detached unless ``create_graph``, in the structures the caller used."""
+    return unwrap(finish(outputs, create_graph), out_structure), unwrap(
+        finish(values, create_graph), structure
+    )

@@ -2,7 +2,7 @@
 
 ``getitem`` splits a key into basic steps, views (``Select`` and ``Slice`` of
 ``indexing.py``, ``Unsqueeze`` of ``shape.py``), and for tensors, lists and masks one
-``Index`` copy; ``x[key] = v`` (``inplace.py``) reads its key with the same
+``Index`` copy; ``x[key] = v`` (``setitem.py``) reads its key with the same
 ``apply_slicing`` and ``index_key``.
 """
 

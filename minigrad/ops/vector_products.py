@@ -37,14 +37,34 @@ class Mv(ArrayFunction):
             )
         check_not_bool(m, v, "addmv_impl_cpu")
         ctx.save_for_backward(m, v)
-        return m @ v
+        out = small_mv(m, v)
+        return m @ v if out is None else out
 
     @staticmethod
     def backward(ctx, grad):
         m, v = ctx.saved_tensors
         xp = namespace(grad)
         grad_m = None if v is None else xp.reshape(grad, (-1, 1)) * v
+        if m is not None and type(grad) is np.ndarray:  # PyTorch's self.t().mv(grad)
+            grad_v = small_mv(m.T, grad)
+            return grad_m, m.T @ grad if grad_v is None else grad_v
         return grad_m, None if m is None else xp.t(m) @ grad
+
+
+def small_mv(m: np.ndarray, v: np.ndarray) -> np.ndarray | None:
+    """``m @ v`` as PyTorch's BLAS gemv computes a small float one, or None when it is not
+    one: each element a sum from 0. of the products in order (numpy adds in another order).
+    Measured against torch for inner sizes up to 4 (up to 7 for a column-major ``m``, such
+    as ``W.t()``, 8 for one row) and fewer than 400 products; others keep numpy's product."""
+    if m.size >= 400 or m.dtype not in _BLAS_FLOATS or v.dtype != m.dtype or not m.size:
+        return None
+    n, k = m.shape
+    if k > (8 if n == 1 else 7 if m.flags.f_contiguous and not m.flags.c_contiguous else 4):
+        return None
+    return np.cumsum(m * v, axis=1)[:, -1] + 0.0  # a sum from 0. is never -0.
+
+
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 class Dot(ArrayFunction):

@@ -107,6 +107,54 @@ def test_addmm_short_path_records_the_general_node(case):
 
 
 @SETTINGS
+@given(case=layer(), grad_on=st.booleans())
+def test_linear_records_t_and_addmm_as_t_then_the_general_path(case, grad_on):
+    """F.linear of a batch records weight.t()'s TBackward0 with its addmm, making no Tensor
+    for the view: the graph of ``t()`` then the general addmm, in the same creation order."""
+    rows, n_in, n_out, dtype, needs, seed = case
+    arrays = _arrays(rows, n_in, n_out, dtype, seed)
+    x, w, b = (mg.tensor(a, requires_grad=r) for a, r in zip(arrays, needs, strict=True))
+    with mg.set_grad_enabled(grad_on):
+        fast = L.Addmm.of_weight(b, x, w)
+        general = ArrayFunction.apply.__func__(L.Addmm, b, x, S.T.apply(w))
+    assert fast.detach().numpy().tobytes() == general.detach().numpy().tobytes()
+    assert fast.requires_grad == general.requires_grad
+    if general.grad_fn is None:
+        assert fast.grad_fn is None
+        return
+    f, g = fast.grad_fn, general.grad_fn
+    assert type(f) is type(g) and f._next[:2] == g._next[:2]
+    ft, gt = f._next[2], g._next[2]
+    assert type(ft) is type(gt)
+    if gt is not None:
+        assert ft._next == gt._next and ft._saved is gt._saved is None
+        assert ft._seq < f._seq  # made first, as t() before addmm
+    assert f._saved_checks == g._saved_checks
+    assert (f.bias_shape, f.layout) == (g.bias_shape, g.layout)
+    for s, t in zip(f._saved, g._saved, strict=True):
+        assert (s is None) == (t is None)
+        if s is not None:
+            assert s.strides == t.strides and s.tobytes() == t.tobytes()
+    upstream = np.random.default_rng(seed).normal(size=(rows, n_out)).astype(dtype)
+    for ours, theirs in zip(f._run(upstream), g._run(upstream), strict=True):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            assert ours.strides == theirs.strides and ours.tobytes() == theirs.tobytes()
+
+
+def test_linear_of_a_batch_falls_back_with_the_general_errors(torch):
+    for lib in (mg, torch):
+        x = lib.ones(3, 2)
+        with pytest.raises(RuntimeError) as ours:
+            lib.nn.functional.linear(x, lib.ones(4, 2, dtype=lib.float64), lib.zeros(4))
+        with pytest.raises(RuntimeError) as shapes:
+            lib.nn.functional.linear(x, lib.ones(4, 3), lib.zeros(4))
+        if lib is mg:
+            mine = (str(ours.value), str(shapes.value))
+    assert mine == (str(ours.value), str(shapes.value))
+
+
+@SETTINGS
 @given(case=layer(), same=st.booleans())
 def test_mm_short_path_records_the_general_node(case, same):
     rows, n_in, n_out, dtype, needs, seed = case

@@ -71,6 +71,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     with a 1-d bias is flattened into one addmm and viewed back. Anything else is ``matmul``
     followed by an in-place ``add_`` of the bias (``AddBackward0``).
     """
+    if bias is not None and getattr(input, "_data", None) is not None and input._data.ndim == 2:
+        out = L.Addmm.of_weight(bias, input, weight)  # a batch: weight.t() recorded with it
+        if out is not None:
+            return out
     w_t = S.T.apply(weight)
     ndim = input._data.ndim
     if ndim == 0:

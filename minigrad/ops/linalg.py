@@ -15,6 +15,7 @@ from ..tensor import new_tensor
 from ._common import C_NAMES, LEGACY_NAMES, check_expand
 from ._short_path import NOT_KEPT, edge, late, node
 from .namespace import namespace
+from .shape import T
 
 # For these, np.dot is matmul's BLAS product, bit for bit, with less set-up: 0.3 us less a
 # call on small matrices (a quarter of a Linear layer's product), the same on large ones.
@@ -195,12 +196,34 @@ class Addmm(ArrayFunction):
     @classmethod
     def apply(cls, bias, a, b):
         try:
-            bd, ad, md = bias._data, a._data, b._data
+            md = b._data
         except AttributeError:  # a Python number or an array: the general path
             return ArrayFunction.apply.__func__(cls, bias, a, b)
+        return cls._short(bias, a, b, md, False)
+
+    @classmethod
+    def of_weight(cls, bias, a, weight):
+        """``F.linear`` of a batch, ``addmm(bias, a, weight.t())``, with ``weight.t()``'s
+        ``TBackward0`` recorded here: the view itself is never seen (the node keeps its array
+        and the weight's version counter), so no Tensor is made for it. None if ``weight`` is
+        not a matrix (F.linear's general path then says what is wrong)."""
+        wd = getattr(weight, "_data", None)
+        if wd is None or wd.ndim != 2:
+            return None
+        return cls._short(bias, a, weight, wd.T, True)
+
+    @classmethod
+    def _short(cls, bias, a, b, md, of_weight: bool):
+        """The short path; ``b`` is mat2's tensor, or (``of_weight``) the weight it is ``.t()``
+        of: the general path then gets the view made as ``t()`` makes it."""
+        try:
+            bd, ad = bias._data, a._data
+        except AttributeError:  # a Python number or an array: the general path
+            bd = ad = None
         dtype = md.dtype
         if not (
-            ad.ndim == 2
+            ad is not None
+            and ad.ndim == 2
             and md.ndim == 2
             and bd.ndim == 1
             and ad.dtype is dtype
@@ -211,7 +234,8 @@ class Addmm(ArrayFunction):
             and type(a._vc) is list  # not an inference tensor (the general path refuses it)
             and type(b._vc) is list
         ):
-            return ArrayFunction.apply.__func__(cls, bias, a, b)  # and its errors
+            mat2 = T.apply(b) if of_weight else b
+            return ArrayFunction.apply.__func__(cls, bias, a, mat2)  # and its errors
         token = quiet()
         try:
             out = small_product(ad, md, bd)  # as forward computes it
@@ -225,7 +249,13 @@ class Addmm(ArrayFunction):
             and (bias._requires_grad or a._requires_grad or b._requires_grad or late(bias, a, b))
         ):
             return new_tensor(out)
-        ctx = node(cls, (edge(bias), na := edge(a), nb := edge(b)))
+        if not of_weight:
+            nb = edge(b)
+        elif b._requires_grad:  # the node t() records, first, as when the view is made
+            nb = node(T, (edge(b),))
+        else:
+            nb = None
+        ctx = node(cls, (edge(bias), na := edge(a), nb))
         ctx.bias_shape = bd.shape
         ctx.layout = (column_major(ad), column_major(md))
         # mat1 is kept for mat2's gradient, mat2 for mat1's, each watched by its version

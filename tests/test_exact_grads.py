@@ -53,6 +53,25 @@ def _cases():
         "mse_loss, none": lambda: F.mse_loss(x, t((5, 3)), reduction="none"),
         "mse_loss, target only": lambda: F.mse_loss(t((5, 3), False), t((5, 3))),
         "mse_loss, broadcast": lambda: F.mse_loss(x, t((1, 3))),
+        "tanh": lambda: mg.tanh(x),
+        "tanh, small float32 (rounded in float64)": lambda: mg.tanh(t((2, 2))),
+        "tanh, 0-d": lambda: mg.tanh(t(())),
+        "tanh, float64": lambda: mg.tanh(t((40, 30), dtype=f64)),
+        "log_softmax": lambda: F.log_softmax(x, 1),
+        "log_softmax, dim 0 of 3-d": lambda: F.log_softmax(t((2, 3, 4)), 0),
+        "log_softmax, large": lambda: F.log_softmax(t((32, 27)), 1),
+        "nll_loss": lambda: F.nll_loss(x, mg.tensor([0, 2, 1, 1, 0])),
+        "nll_loss, weights and an ignored target": lambda: F.nll_loss(
+            x, mg.tensor([0, 2, -100, 1, 0]), weight=t(3, False), reduction="sum"
+        ),
+        "nll_loss, none": lambda: F.nll_loss(x, mg.tensor([0, 2, 1, 1, 0]), reduction="none"),
+        "nll_loss2d": lambda: F.nll_loss(t((2, 3, 2, 2)), mg.tensor(np.zeros((2, 2, 2), int))),
+        "cross_entropy (the fused pass)": lambda: F.cross_entropy(t((32, 27)), mg.tensor([1] * 32)),
+        "index, rows": lambda: t((4, 3))[mg.tensor([[0, 3], [3, 3]])],
+        "index, a tuple key": lambda: x[mg.tensor([0, 4]), mg.tensor([1, 2])],
+        "view": lambda: x.view(-1),
+        "view, of a view": lambda: x.view(15).view(3, 5),
+        "reshape of a strided view (ReshapeAlias)": lambda: x[:, :1].reshape(5),
     }
 
 

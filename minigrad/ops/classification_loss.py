@@ -42,6 +42,7 @@ class NllLoss(ArrayFunction):
     """
 
     node_name = "NllLossBackward0"
+    exact_grads = True  # the engine runs backward directly (function.py)
     saved_names = ("self",)  # target, weight, total_weight: _kept_as_saved below
     n_params = 4
 

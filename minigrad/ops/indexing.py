@@ -131,6 +131,7 @@ class Index(ArrayFunction):
 
     node_name = "IndexBackward0"
     n_params = 1
+    exact_grads = True  # the engine runs backward directly (function.py)
 
     @classmethod
     def apply_rows(cls, t: Tensor, rows: np.ndarray) -> Tensor:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
+from ._dims import wrap_dim
 from ._dtypes import Size, dtype, from_numpy_dtype
 from ._modes import DetachedInferenceVersion, InferenceVersion
 from ._modes import state as _modes
@@ -239,7 +240,7 @@ class Tensor(PythonProtocol):
     def size(self, dim: int | None = None) -> Size | int:
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim, scalar_ok=False)]
+        return self._data.shape[wrap_dim(dim, self._data.ndim, scalar_ok=False)]
 
     @property
     def dtype(self) -> dtype:
@@ -332,22 +333,3 @@ def follows_base(t: Tensor) -> bool:
     """
     base = t._base
     return base is not None and base._requires_grad
-
-
-def _wrap_dim(dim: int, ndim: int, scalar_ok: bool = True) -> int:
-    """Turn a possibly negative dim into an index, with PyTorch's IndexError.
-
-    Most ops take dim 0 or -1 of a 0-d tensor as its only "dimension"; ``size(dim)``,
-    ``unbind`` and a few others do not (``scalar_ok=False``), with PyTorch's message.
-    """
-    if ndim == 0 and not scalar_ok:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
-    if not lo <= dim <= hi:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
-        )
-    return dim + ndim if dim < 0 and ndim > 0 else (0 if dim < 0 else dim)
-
-
-wrap_dim = _wrap_dim

@@ -23,7 +23,7 @@ from ..tensor import Tensor, follows_base, new_tensor
 from . import arithmetic as A
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
-from .shape import Clone
+from .copies import Clone
 
 _grad_state = grad_mode.state
 

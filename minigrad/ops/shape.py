@@ -1,7 +1,8 @@
-"""Shape operations: view, reshape, squeeze, unsqueeze, transpose, permute, expand, clone, to.
+"""Shape operations: view, reshape, squeeze, unsqueeze, transpose, permute, expand.
 
 Most are views, as in PyTorch: the output shares memory (and the version
 counter) with the input, so an in-place change through one is seen by the other.
+The copies (``clone``, ``to``) are in ``copies.py``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, follows_base, new_tensor, wrap_dim
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
+from .copies import Clone, ClonePreserve, ToCopy  # noqa: F401 - S.Clone, S.ToCopy: its callers
 from .namespace import namespace
 from .reduction import reduce_dims
 
@@ -136,50 +138,6 @@ class UnsafeView(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         return grad.reshape(ctx.shape)
-
-
-class Clone(ArrayFunction):
-    node_name = "CloneBackward0"
-
-    @staticmethod
-    def forward(ctx, a):
-        return a.copy()
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad
-
-
-class ClonePreserve(Clone):
-    """``x.clone()``: PyTorch's ``preserve_format`` keeps the order of the input's strides (a
-    transposed tensor's copy is transposed too, so a later ``view`` may refuse it), as numpy's
-    ``order="K"``; an expanded one (an element read twice) is copied in C order, as
-    ``contiguous()`` and ``reshape`` copy with ``Clone``."""
-
-    node_name = "CloneBackward0"
-
-    @staticmethod
-    def forward(ctx, a):
-        if any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides)):
-            return a.copy()
-        return a.copy(order="K")
-
-
-class ToCopy(ArrayFunction):
-    """A copy in another dtype (``.double()``, ``.to(minigrad.float64)``)."""
-
-    node_name = "ToCopyBackward0"
-    n_params = 1
-    default_float = False
-
-    @staticmethod
-    def forward(ctx, a, np_dtype):
-        ctx.dtype = a.dtype
-        return a.astype(np_dtype)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return namespace(grad).astype(grad, ctx.dtype)
 
 
 class Squeeze(ArrayFunction):

@@ -909,6 +909,9 @@ FUZZ_FINDINGS: dict[str, str] = {
         y = T.cat([a, T.ones(2, 1, requires_grad=True), a], 1)
         y.sum().backward()
         show(y, a.grad)
+        for d in (2, -5, 0):  # only 1-d empty tensors: any dim
+            show(T.cat([a, a], d))
+        T.cat([T.zeros(0), T.zeros(2, 2)], 3)
     """,
     # NEW at d28ae5b: a float times (or over) an integer or bool tensor is computed, and saved,
     # in the float's dtype, so its gradient stays float32 (numpy: float64; then bmm refused it)
@@ -958,5 +961,34 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(loss.grad_fn._saved_target is t, loss.grad_fn._saved_self)
         t[1] = 1
         loss.backward()
+    """,
+    # NEW: any/all with a dim out of range raise PyTorch's IndexError (numpy: AxisError); a
+    # 0-d tensor takes dim 0 and -1
+    "any_and_all_with_a_dim": """
+        x = T.tensor([[1., 0, 2], [0, 0, 3]])
+        show(x.any(1), x.all(0), x.any((0, 1)), x.all(-1, keepdim=True))
+        show(T.tensor(1.).any(0), T.tensor(0.).all(-1))
+        x.any(2)
+    """,
+    "bool_to_a_negative_integer_power": """
+        T.tensor([False, True]) ** -1
+    """,
+    # G1: prod over one element that is zero: PyTorch's prod_safe_zeros_backward passes the
+    # gradient itself (no graph of the input), viewed as the input
+    "prod_of_one_zero_under_create_graph": """
+        for shape in ((1, 1, 1), (1,), (1, 1)):
+            a = T.zeros(shape, dtype=T.float64, requires_grad=True)
+            (g,) = T.autograd.grad(a.prod(), a, create_graph=True)
+            show(g)
+            (g,) = T.autograd.grad(a.prod(), a, T.tensor(2., dtype=T.float64, requires_grad=True),
+                                   create_graph=True)
+            graph(g)
+        a = T.tensor([[0.], [2.], [0.]], requires_grad=True)
+        for d in (1, -1):
+            (g,) = T.autograd.grad(a.prod(d).sum(), a, create_graph=True)
+            show(g)
+            two = T.tensor(2., requires_grad=True)
+            (g,) = T.autograd.grad(a.prod(d, keepdim=True).sum(), a, two, create_graph=True)
+            graph(g)
     """,
 }

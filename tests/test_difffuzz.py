@@ -107,3 +107,36 @@ def test_value_differences_are_sorted_by_kind(torch) -> None:
     assert kind_of("T.tensor([0.18255001])", "T.tensor([0.18255])") == "round"
     wide, wider = "T.tensor([0.5], dtype=T.float64)", "T.tensor([0.5000001], dtype=T.float64)"
     assert kind_of(wide, wider) == "far"  # the same printed text, beyond float64's tolerance
+
+
+# -- a campaign never hangs ------------------------------------------------------------------
+
+
+def test_a_program_that_never_ends_is_a_timeout_difference(monkeypatch) -> None:
+    import time
+
+    from difffuzz import campaign as C
+
+    monkeypatch.setattr(C, "check", lambda pid, torch, minigrad: time.sleep(30))
+    start = time.perf_counter()
+    outcome = C.check_in_time(7, None, minigrad, seconds=0.2)
+    assert time.perf_counter() - start < 5
+    assert outcome.program.seed == 7 and outcome.difference.field == "timeout"
+    assert C.cause(outcome.program, outcome.difference) == "timeout @ ?"
+
+
+def _die(*args):
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_that_dies_stops_the_campaign_instead_of_hanging(monkeypatch, torch) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    from difffuzz import campaign as C
+
+    monkeypatch.setattr(C, "_part", _die)
+    with pytest.raises(BrokenProcessPool):
+        C.parallel_campaign(4, 0, torch, minigrad, 2)

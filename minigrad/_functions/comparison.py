@@ -10,7 +10,7 @@ import numpy as np
 
 from .._dtypes import get_default_dtype, promote_pair
 from ..ops._common import LEGACY_NAMES, broadcast_shapes
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor, new_tensor, wrap_dim
 from ._args import _operand
 
 _F = np.dtype(np.float64)
@@ -91,11 +91,22 @@ def isclose(
 
 
 def _all(self, dim=None, keepdim=False):
-    return new_tensor(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+    axes = _axes(self._data, dim)
+    return new_tensor(np.asarray(np.all(self._data, axis=axes, keepdims=keepdim)))
 
 
 def _any(self, dim=None, keepdim=False):
-    return new_tensor(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+    axes = _axes(self._data, dim)
+    return new_tensor(np.asarray(np.any(self._data, axis=axes, keepdims=keepdim)))
+
+
+def _axes(data: np.ndarray, dim) -> tuple | None:
+    """``dim`` (an int or a tuple) checked and wrapped as PyTorch does (IndexError, not
+    numpy's AxisError); a 0-d tensor's one "dim" is all of it."""
+    if dim is None:
+        return None
+    axes = tuple(wrap_dim(d, data.ndim) for d in ((dim,) if isinstance(dim, int) else dim))
+    return axes if data.ndim else None
 
 
 def numel(input: Tensor) -> int:

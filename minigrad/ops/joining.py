@@ -23,7 +23,8 @@ class Cat(ArrayFunction):
                     f"zero-dimensional tensor (at position {k}) cannot be concatenated"
                 )
         ref = next((a for a in arrays if a.shape != (0,)), arrays[0])
-        axis = wrap_dim(dim, ref.ndim)
+        # only 1-d empty tensors: all skipped, any dim (PyTorch checks none)
+        axis = wrap_dim(dim, ref.ndim) if ref.shape != (0,) else 0
         for k, a in enumerate(arrays):
             if a.ndim != ref.ndim and a.shape != (0,):  # 1-D empty tensors are skipped
                 raise RuntimeError(

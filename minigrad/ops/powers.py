@@ -36,7 +36,7 @@ class PowScalar(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, exponent):
-        if a.dtype.kind in "iu" and type(exponent) is int and exponent < 0:
+        if a.dtype.kind in "iub" and type(exponent) is int and exponent < 0:  # bool too
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         if a.dtype is _BOOL and type(exponent) is int:
             a = a.astype(np.int64)  # bool ** 2 is int64, as in PyTorch (numpy says int8)

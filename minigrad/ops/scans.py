@@ -48,6 +48,9 @@ class Prod(ArrayFunction):
         a, out = ctx.saved_tensors
         if a.ndim == 0:  # PyTorch's prod_backward: the gradient itself (no graph, no out / a)
             return grad
+        values = namespace(a).data(a)
+        if values.size == 1 and values.reshape(-1)[0] == 0:  # one zero: the gradient itself,
+            return namespace(grad).reshape(grad, values.shape)  # viewed as the input (view_as)
         if type(grad) is np.ndarray and np.count_nonzero(a == 0) > 1:
             # two zeros: every product of the others has one. PyTorch then (outside create_graph)
             # returns zeros, not the products (whose -0. and 0 * inf = nan would show)
@@ -77,6 +80,8 @@ class ProdDim(ArrayFunction):
         xp = namespace(grad)
         if not ctx.keepdim:
             grad, out = xp.expand_dims(grad, ctx.axis), xp.expand_dims(out, ctx.axis)
+        if a.shape[ctx.axis] == 1 and not np.all(xp.data(a) != 0):  # PyTorch's
+            return grad  # prod_safe_zeros_backward: one element per product, the gradient
         return grad * _product_of_others(a, out, ctx.axis)
 
 

@@ -9,6 +9,8 @@ which is how ``FINDINGS.md`` counts them.
 from __future__ import annotations
 
 import re
+import signal
+import threading
 from collections import Counter
 from dataclasses import dataclass
 
@@ -38,6 +40,38 @@ def check(pid: int, torch, minigrad) -> Outcome:
     codes = compiled(program)
     d = first_difference(run(torch, program, codes), run(minigrad, program, codes))
     return Outcome(program, d)
+
+
+TIMEOUT = 60.0  # seconds for one program (both engines): none takes a second on a busy core
+
+
+class ProgramTimeout(BaseException):
+    """A program ran past ``TIMEOUT``: a BaseException, so that the runner does not record
+    it as the program's own error."""
+
+
+def check_in_time(pid: int, torch, minigrad, seconds: float | None = TIMEOUT) -> Outcome:
+    """``check``, stopped after ``seconds`` (a program that never ends is a difference,
+    ``timeout``, not a campaign that hangs); only where SIGALRM exists, in a main thread."""
+    if (
+        seconds is None
+        or not hasattr(signal, "SIGALRM")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return check(pid, torch, minigrad)
+
+    def stop(signum, frame):
+        raise ProgramTimeout
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return check(pid, torch, minigrad)
+    except ProgramTimeout:
+        return Outcome(Program(pid), Difference(-1, "timeout", f"over {seconds:.0f} s", None))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _op_at(program: Program, stmt: int) -> str:
@@ -83,7 +117,7 @@ def campaign(
     differing: list[Outcome] = []
     causes: Counter = Counter()
     for i in range(start, n, step):
-        outcome = check(program_id(seed, i), torch, minigrad)
+        outcome = check_in_time(program_id(seed, i), torch, minigrad)
         d = outcome.difference
         if d is not None:
             entry = allowed(d.line())
@@ -98,15 +132,23 @@ def campaign(
 
 
 def parallel_campaign(n: int, seed: int, torch, minigrad, jobs: int) -> tuple[list, Counter]:
-    """``campaign`` in ``jobs`` forked processes (program ``i`` goes to process ``i % jobs``)."""
+    """``campaign`` in ``jobs`` forked processes (program ``i`` goes to process ``i % jobs``).
+
+    A process that dies (killed for memory, a crash in a C library) raises
+    ``BrokenProcessPool`` here instead of leaving the campaign waiting for it for ever, as a
+    ``multiprocessing.Pool`` would."""
     if jobs <= 1:
         return campaign(n, seed, torch, minigrad)
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        parts = pool.starmap(
-            _part, [(n, seed, torch.__name__, minigrad.__name__, j, jobs) for j in range(jobs)]
-        )
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        futures = [
+            pool.submit(_part, n, seed, torch.__name__, minigrad.__name__, j, jobs)
+            for j in range(jobs)
+        ]
+        parts = [f.result() for f in futures]
     differing = sorted((o for part, _ in parts for o in part), key=lambda o: o.program.seed)
     causes: Counter = Counter()
     for _, c in parts:

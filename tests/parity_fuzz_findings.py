@@ -991,4 +991,17 @@ FUZZ_FINDINGS: dict[str, str] = {
             (g,) = T.autograd.grad(a.prod(d, keepdim=True).sum(), a, two, create_graph=True)
             graph(g)
     """,
+    # NEW (A6's last case): the target of an (N, C, d...) input checked as PyTorch does
+    # ("Expected target size", then its 2-d kernel's "size mismatch"), not numpy's IndexError
+    "cross_entropy_of_a_spatial_input_with_a_wrong_target": """
+        F = T.nn.functional
+        for shape, tshape in (((4, 0, 1), (4, 1)), ((2, 3, 4, 5), (2, 4, 4)), ((2, 3, 4), (2, 5)),
+                              ((2, 3, 4, 5), (2, 4)), ((2, 3, 4, 5, 2), (2, 4, 5, 3)),
+                              ((2, 3, 0), (2, 0)), ((2, 3, 4), (2, 4, 1))):
+            for f in (F.cross_entropy, F.nll_loss):
+                try:
+                    show(f(T.zeros(shape), T.zeros(tshape, dtype=T.int64)))
+                except RuntimeError as e:
+                    show(str(e))
+    """,
 }

@@ -10,6 +10,7 @@ warnings included, are PyTorch's; ``reduction`` is ``"mean"``, ``"sum"`` or
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -150,6 +151,8 @@ def nll_loss(
         )
     classes = data.shape[1] if ndim > 1 else data.shape[0]
     w = None if weight is None else _class_weight(weight, classes)
+    if ndim > 2:
+        _check_spatial_target(data.shape, t.shape)
     if data.dtype.kind != "f":  # PyTorch's kernel has no integer or bool version, even empty
         kernel = "nll_loss_out_frame" if ndim <= 2 else "nll_loss2d_forward_out_frame"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(input)}'")
@@ -171,6 +174,25 @@ def nll_loss(
     loss = NLL.NllLoss2d.apply(flat, t, w, ignore_index, reduction)
     NLL.save_target(loss, S.View.apply(target.contiguous(), t.shape))  # as PyTorch saves it
     return S.View.apply(loss, out_shape) if reduction == "none" else loss
+
+
+def _check_spatial_target(shape: tuple, target: tuple) -> None:
+    """PyTorch's checks of a target for an (N, C, d...) input, in its words: the target's
+    sizes against the input's (N, d...), then those of the (N, C, H, W) views its 2-d kernel
+    receives (an empty one is (N, C, 0, 0) beside a target of (N, 1, 1))."""
+    if len(shape) != 4 and target[1:] != shape[2:]:
+        raise RuntimeError(f"Expected target size {[shape[0], *shape[2:]]}, got {list(target)}")
+    if len(shape) != 4:
+        n, c, size = shape[0], shape[1], math.prod(shape)
+        shape = (n, c, 1, size // max(n * c, 1)) if size else (n, c, 0, 0)
+        target = (n, 1, math.prod(target) // max(n, 1)) if math.prod(target) else (n, 0, 0)
+    if len(target) != 3:
+        raise RuntimeError(
+            "only batches of spatial targets supported (3D tensors) but got targets of "
+            f"dimension: {len(target)}"
+        )
+    if shape[0] != target[0] or shape[2] != target[1] or shape[3] != target[2]:
+        raise RuntimeError(f"size mismatch (got input: {list(shape)} , target: {list(target)}")
 
 
 def cross_entropy(

@@ -106,13 +106,14 @@ class Mean(ArrayFunction):
     def forward(ctx, a):
         if a.dtype.kind != "f":
             _check_floating(a, "mean")
-        ctx.shape, ctx.size = a.shape, a.size
-        if not a.size:
+        size = a.size
+        ctx.shape, ctx.size = a.shape, size
+        if not size:
             return np.array(np.nan, a.dtype)
-        if a.dtype.char in summable and (a.size > 4 or not a.flags.c_contiguous):
-            return float_mean(a, tuple(range(a.ndim)))  # PyTorch's order of additions
-        # up to 4 elements in a row PyTorch adds left to right, from 0., as numpy does
-        return np.asarray(np.add.reduce(a, axis=None) / a.size)  # a 0-d array, not a scalar
+        if size <= 4 and a.flags.c_contiguous or a.dtype.char not in summable:
+            # up to 4 elements in a row PyTorch adds left to right, from 0., as numpy does
+            return np.asarray(np.add.reduce(a, axis=None) / size)  # a 0-d array, not a scalar
+        return float_mean(a, tuple(range(a.ndim)))  # PyTorch's order of additions
 
     @staticmethod
     def backward(ctx, grad):

@@ -79,3 +79,18 @@ def test_mv_and_the_gradient_of_its_vector(torch, n, k, seed, transposed):
         out[T] = y.detach().numpy(), x.grad.numpy()
     for want, got in zip(out[torch], out[mg]):
         np.testing.assert_array_equal(got, want)
+
+
+@SETTINGS
+@given(
+    st.integers(1, 6), st.integers(2, 3), st.integers(1, 6), st.integers(0, 2**32 - 1),
+    st.sampled_from([np.float32, np.float64]),
+)  # fmt: skip
+def test_linear_layers_weight_transposed(torch, n, k, m, seed, dtype):
+    x, w, c = _arrays(seed, dtype, (n, k), (m, k), (m,))
+    for op in (
+        lambda T: T.nn.functional.linear(T.tensor(x), T.tensor(w), T.tensor(c)),
+        lambda T: T.mm(T.tensor(x), T.tensor(w).t()),
+        lambda T: T.addmm(T.tensor(c), T.tensor(x, requires_grad=True), T.tensor(w).t()),
+    ):
+        np.testing.assert_array_equal(op(mg).detach().numpy(), op(torch).detach().numpy())

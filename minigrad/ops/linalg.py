@@ -52,19 +52,25 @@ def small_product(a: np.ndarray, b: np.ndarray, start=None) -> np.ndarray | None
     with ``b`` in row order, or None when it is not one: each element ``start`` (else 0.)
     plus the products one after the other (numpy's BLAS adds in another order: an ulp apart
     in most results; with the bias first, a -0. bias stays -0. where the products are -0.).
-    Measured against torch for inner sizes 2 to 7 and fewer than 400 multiplications; other
-    sizes and layouts (``W.t()``) keep np.dot, which also keeps the benchmarks' layers."""
+    Measured against torch for inner sizes 2 to 7 and fewer than 400 multiplications; a
+    column-major ``b`` (``W.t()``, a Linear layer's) adds the bias after the products, from
+    inner size 4 in another order (not found): np.dot then, as for the benchmarks' layers."""
     if a.size * b.shape[1] >= 400:  # first, as it is the cheapest test (a training batch)
         return None
     n, k = a.shape
     m = b.shape[1]
-    if not (1 < k < 8 and m > 1 and b.flags.c_contiguous):
-        return None
     if a.dtype not in BLAS_FLOATS or a.dtype != b.dtype:  # float16: PyTorch's own loops
         return None
+    if b.flags.c_contiguous and 1 < k < 8 and m > 1:
+        from_bias = True
+    elif b.flags.f_contiguous and 1 < k < 4:  # W.t(): the products from 0., then the bias
+        from_bias = False
+    else:
+        return None
     products = a[:, :, None] * b[None, :, :]
-    if start is None:
-        return np.cumsum(products, axis=1)[:, -1, :] + 0.0  # a sum from 0. is never -0.
+    if start is None or not from_bias:
+        out = np.cumsum(products, axis=1)[:, -1, :] + 0.0  # a sum from 0. is never -0.
+        return out if start is None else out + start
     first = np.broadcast_to(np.asarray(start, dtype=a.dtype), (n, m))[:, None, :]
     return np.cumsum(np.concatenate([first, products], axis=1), axis=1)[:, -1, :]
 

@@ -27,7 +27,7 @@ from .table import Op, available
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SCALARS = (2, 3, -1, 0, 0.5, -2.5, 1.5, 2.0, True)
-_SPECIAL_SCALARS = ("nan", "inf", "-0.0", "0.0", "1e30")
+_SPECIAL_SCALARS = ("nan", "inf", "-0.0", "0.0", "1e30", "2**31", "-(2**40)")  # ints wrap
 _DTYPES = ("T.float32", "T.float64", "T.int64", "T.int32", "T.bool")
 _UNARY_INPLACE = (
     *("exp_", "relu_", "sigmoid_", "tanh_", "sqrt_", "abs_", "neg_", "log_", "sin_"),

@@ -1807,3 +1807,7 @@ SNIPPETS.update(SHAPE_OPS)
 from parity_elementwise import ELEMENTWISE  # noqa: E402 - the elementwise ops of the fuzzer's table
 
 SNIPPETS.update(ELEMENTWISE)
+
+from parity_int_operands import INT_OPERANDS  # noqa: E402 - Python ints beside integer tensors
+
+SNIPPETS.update(INT_OPERANDS)

@@ -277,6 +277,7 @@ class ArrayFunction(Function):
     saved_settings: dict[str, str] = {}
     promotes = False
     float_operands = False
+    true_division = False  # an int operand is read as a float, not wrapped (number_range)
     exact_grads = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

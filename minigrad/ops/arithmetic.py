@@ -11,6 +11,7 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from .namespace import namespace
+from .number_range import int_operand
 
 _BOOL = np.dtype(np.bool_)
 
@@ -137,7 +138,7 @@ class RSub(ArrayFunction):
     def forward(ctx, a, number):
         if a.dtype is _BOOL or type(number) is bool:
             _no_bool_subtraction(a, number)
-        return number - a
+        return int_operand(a, number) - a
 
     @staticmethod
     def backward(ctx, grad):
@@ -167,6 +168,7 @@ class Div(ArrayFunction):
     node_name = "DivBackward0"
     broadcasts = True
     float_operands = True
+    true_division = True
     saved_names = ("self", "other")
     saved_when = (1, None)  # a is kept for b's gradient only
 

@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction, _apply_binary
 from .arithmetic import _is_bool
 from .namespace import namespace
+from .number_range import int_operand
 
 _BOOL = np.dtype(np.bool_)
 
@@ -63,7 +64,7 @@ class RemainderScalar(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, number):
-        return _remainder(a, number)
+        return _remainder(a, int_operand(a, number))
 
     @staticmethod
     def backward(ctx, grad):
@@ -126,6 +127,10 @@ class FloorDivideScalar(FloorDivide):
     broadcasts = False
     n_params = 1
 
+    @staticmethod
+    def forward(ctx, a, number):
+        return _floor_divide(a, int_operand(a, number))
+
 
 class RFloorDivide(FloorDivideScalar):
     """``number // tensor``."""
@@ -135,7 +140,7 @@ class RFloorDivide(FloorDivideScalar):
 
     @staticmethod
     def forward(ctx, b, number):
-        return _floor_divide(number, b)
+        return _floor_divide(int_operand(b, number), b)
 
 
 class RRemainder(FloorDivideScalar):
@@ -146,7 +151,7 @@ class RRemainder(FloorDivideScalar):
 
     @staticmethod
     def forward(ctx, b, number):
-        return _remainder(number, b)
+        return _remainder(int_operand(b, number), b)
 
     @staticmethod
     def backward(ctx, grad):

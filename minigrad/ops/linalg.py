@@ -130,8 +130,8 @@ class Mm(ArrayFunction):
             and bd.ndim == 2
             and bd.dtype is dtype
             and dtype in BLAS_FLOATS
-            and ad.shape[1] == bd.shape[0]
-            and ad.shape[1] != 1  # one inner column: the exact outer product (forward)
+            and (k := ad.shape[1]) == bd.shape[0]
+            and k != 1  # one inner column: the exact outer product (forward)
             and type(a._vc) is list  # not an inference tensor (the general path refuses it)
             and type(b._vc) is list
         ):
@@ -146,7 +146,8 @@ class Mm(ArrayFunction):
         if not (_grad_state.enabled and (a._requires_grad or b._requires_grad or late(a, b))):
             return new_tensor(out)
         ctx = node(cls, (na := edge(a), nb := edge(b)))
-        ctx.layout = (column_major(ad), column_major(bd))
+        i, sa, sb = ad.itemsize, ad.strides, bd.strides  # column_major of each, inlined
+        ctx.layout = (sa[0] == i and sa[1] == i * ad.shape[0], sb[0] == i and sb[1] == i * k)
         va, vb = a._vc, b._vc
         ctx._saved = (ad if nb is not None else None, bd if na is not None else None)
         ctx._saved_checks = (
@@ -235,7 +236,7 @@ class Addmm(ArrayFunction):
             and ad.dtype is dtype
             and bd.dtype is dtype
             and dtype in BLAS_FLOATS
-            and ad.shape[1] == md.shape[0]
+            and (k := ad.shape[1]) == md.shape[0]
             and bd.shape[0] == md.shape[1]
             and type(a._vc) is list  # not an inference tensor (the general path refuses it)
             and type(b._vc) is list
@@ -263,7 +264,8 @@ class Addmm(ArrayFunction):
             nb = None
         ctx = node(cls, (edge(bias), na := edge(a), nb))
         ctx.bias_shape = bd.shape
-        ctx.layout = (column_major(ad), column_major(md))
+        i, sa, sm = ad.itemsize, ad.strides, md.strides  # column_major of each, inlined
+        ctx.layout = (sa[0] == i and sa[1] == i * ad.shape[0], sm[0] == i and sm[1] == i * k)
         # mat1 is kept for mat2's gradient, mat2 for mat1's, each watched by its version
         va, vb = a._vc, b._vc
         ctx._saved = (ad if nb is not None else None, md if na is not None else None)

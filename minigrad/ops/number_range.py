@@ -46,3 +46,60 @@ def check_number_fits(value, dtype: np.dtype, filling: bool):
     if dtype.kind == "u" and isinstance(value, int) and value < 0:
         return value % (int(np.iinfo(dtype).max) + 1)  # two's complement, as C casts it
     return value
+
+
+_WRAP = {  # an integer dtype's lowest value and the count of its values
+    np.dtype(t): (int(np.iinfo(t).min), 2 ** np.iinfo(t).bits)
+    for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)
+}
+
+
+def wrap_int(value: int, dtype: np.dtype, true_division: bool = False) -> int | float:
+    """A Python int operand of an integer or bool tensor, as PyTorch reads it.
+
+    PyTorch unpacks the int into 64 bits (signed, or unsigned from 2**63 to 2**64 - 1) and
+    casts it to the tensor's dtype as C does, keeping the low bits: ``uint8 + -2`` adds 254,
+    ``int32 < 2**40`` compares with 0. A true division takes the number as a float instead.
+    numpy (NEP 50) would raise OverflowError for any number outside the dtype."""
+    if value >= 2**64:
+        raise OverflowError("int too big to convert")
+    if value < -(2**63):
+        raise OverflowError("can't convert negative int to unsigned")
+    limits = _WRAP.get(dtype)
+    if limits is None:  # bool: the int's own int64 type
+        if value >= 2**63:
+            raise RuntimeError(
+                "Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+                "promote Bool and UInt64"
+            )
+        return value
+    if true_division:
+        return float(value)
+    low, span = limits
+    if low <= value < low + span:
+        return value
+    return (value - low) % span + low
+
+
+def int_operand(array, number):
+    """``number`` as the scalar ops (``number - t``, ``t // number``, ``number ** t``...)
+    read it beside ``array``: wrapped when it is an int and the array integer or bool."""
+    dtype = getattr(array, "dtype", None)
+    if type(number) is not int or not isinstance(dtype, np.dtype) or dtype.kind not in "iub":
+        return number
+    return wrap_int(number, dtype)
+
+
+def check_int_exponent(value: int, dtype: np.dtype) -> None:
+    """``int_tensor ** number``: PyTorch refuses an exponent its dtype cannot hold (it does
+    not wrap it as other operands), a negative one, and one beyond 64 bits."""
+    if value >= 2**64:
+        raise OverflowError("int too big to convert")
+    if value < -(2**63):
+        raise OverflowError("can't convert negative int to unsigned")
+    if value >= 2**63:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    if value < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if dtype.kind in "iu":
+        check_number_fits(value, dtype, filling=False)

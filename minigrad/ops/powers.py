@@ -11,6 +11,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from .arithmetic import MulScalar, SubScalar
 from .namespace import namespace
+from .number_range import check_int_exponent, int_operand
 
 _BOOL = np.dtype(np.bool_)
 
@@ -36,8 +37,8 @@ class PowScalar(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, exponent):
-        if a.dtype.kind in "iub" and type(exponent) is int and exponent < 0:  # bool too
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if a.dtype.kind in "iub" and type(exponent) is int:  # bool too
+            check_int_exponent(exponent, a.dtype)  # 2 ** -1, uint8 ** 300: refused
         if a.dtype is _BOOL and type(exponent) is int:
             a = a.astype(np.int64)  # bool ** 2 is int64, as in PyTorch (numpy says int8)
         elif a.dtype is _BOOL and type(exponent) is bool:  # PyTorch: x ** 1 copies, x ** 0 fills
@@ -109,7 +110,7 @@ class RPow(ArrayFunction):
 
     @staticmethod
     def forward(ctx, b, number):
-        out = _power(number, b)
+        out = _power(int_operand(b, number), b)
         ctx.save_for_backward(b, out)
         # a Python float: the product stays in the tensor's dtype, as PyTorch's Scalar log(base)
         ctx.number, ctx.log_base = number, float(np.log(number))

@@ -75,4 +75,4 @@ def _small_bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     (numpy's matmul adds them in another order: an ulp apart in most results). ``cumsum``
     adds in that order; ``+ 0.`` turns its -0. into the 0. that a sum from 0. gives."""
     products = a[:, :, :, None] * b[:, None, :, :]  # (batch, rows, inner, columns)
-    return np.cumsum(products, axis=2)[:, :, -1, :] + 0.0
+    return np.add(np.cumsum(products, axis=2)[:, :, -1, :], 0.0, order="C")  # as matmul's

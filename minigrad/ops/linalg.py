@@ -68,11 +68,11 @@ def small_product(a: np.ndarray, b: np.ndarray, start=None) -> np.ndarray | None
     else:
         return None
     products = a[:, :, None] * b[None, :, :]
-    if start is None or not from_bias:
-        out = np.cumsum(products, axis=1)[:, -1, :] + 0.0  # a sum from 0. is never -0.
+    if start is None or not from_bias:  # (C-ordered results, as np.dot's: layouts matter)
+        out = np.add(np.cumsum(products, axis=1)[:, -1, :], 0.0, order="C")  # never -0.
         return out if start is None else out + start
     first = np.broadcast_to(np.asarray(start, dtype=a.dtype), (n, m))[:, None, :]
-    return np.cumsum(np.concatenate([first, products], axis=1), axis=1)[:, -1, :]
+    return np.cumsum(np.concatenate([first, products], axis=1), axis=1)[:, -1, :].copy()
 
 
 def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None) -> tuple:

@@ -17,6 +17,7 @@ from .ops import arithmetic as A
 from .ops import clamp as CL
 from .ops import fill as FILL
 from .ops import inplace as IP
+from .ops import integer_division as IDIV
 from .ops import masked as MASK
 from .ops import powers as POW
 from .ops import unary as U
@@ -74,6 +75,19 @@ def _pow_(self, exponent):
     return IP.apply_inplace(POW.PowScalar, self, exponent)
 
 
+def _by_operand(tensor_op, number_op):
+    """``t //= x``, ``t %= x``: the tensor or the number form of the op, written into ``t``."""
+
+    def method(self, other):
+        if type(other) is not Tensor:
+            other = _operand(other)
+            if other is None:
+                return NotImplemented
+        return IP.apply_inplace(tensor_op if type(other) is Tensor else number_op, self, other)
+
+    return method
+
+
 def _masked_fill_(self, mask, value):
     if isinstance(value, Tensor):
         return IP.apply_inplace(MASK.MaskedFillTensor, self, value, mask._data)
@@ -104,5 +118,9 @@ INPLACE_METHODS: dict[str, Any] = {
     "__isub__": _inplace(A.Sub),
     "__imul__": _inplace(A.Mul),
     "__itruediv__": _inplace(A.Div),
+    "__ifloordiv__": _by_operand(IDIV.FloorDivide, IDIV.FloorDivideScalar),
+    "__imod__": _by_operand(IDIV.Remainder, IDIV.RemainderScalar),
+    "floor_divide_": _by_operand(IDIV.FloorDivide, IDIV.FloorDivideScalar),
+    "remainder_": _by_operand(IDIV.Remainder, IDIV.RemainderScalar),
     "masked_fill_": _masked_fill_,
 }

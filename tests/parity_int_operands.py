@@ -79,3 +79,41 @@ INT_OPERANDS.update(
         """,
     }
 )
+
+INT_OPERANDS.update(
+    {
+        "floor_divide_and_remainder_in_place": """
+            t = T.tensor([5, 7, 9], dtype=T.uint8)
+            v = t[:2]
+            t //= 300
+            show(t, v, t._version)
+            u = T.tensor([5, -7, 9])
+            w = u[1:]
+            u %= -4
+            show(u, w, u._version, u.floor_divide_(2), u.remainder_(T.tensor([3, 2, 5])))
+            f = T.tensor([5.5, -7.25])
+            f //= T.tensor([2., 3.])
+            f %= 1.5
+            show(f)
+        """,
+        "floor_divide_in_place_graph": """
+            x = T.tensor([5.5, -7.25], requires_grad=True)
+            y = x * 1
+            y %= 2
+            show(y, y.grad_fn, [f and f.name() for f, _ in y.grad_fn.next_functions])
+            y.sum().backward()
+            show(x.grad)
+            z = x * 1
+            z //= 2
+            show(z, z.grad_fn)
+        """,
+        "floor_divide_in_place_on_a_leaf": """
+            x = T.tensor([5.5, -7.25], requires_grad=True)
+            x //= 2
+        """,
+        "remainder_in_place_result_type": """
+            t = T.tensor([5, 7])
+            t %= 2.5
+        """,
+    }
+)

@@ -83,7 +83,10 @@ def _by_operand(tensor_op, number_op):
             other = _operand(other)
             if other is None:
                 return NotImplemented
-        return IP.apply_inplace(tensor_op if type(other) is Tensor else number_op, self, other)
+        out = IP.apply_inplace(tensor_op if type(other) is Tensor else number_op, self, other)
+        if out._grad_fn is not None and issubclass(number_op, IDIV.FloorDivide):
+            out._grad_fn._aten_name = "floor_divide_"  # its backward's error names it
+        return out
 
     return method
 

@@ -117,3 +117,10 @@ INT_OPERANDS.update(
         """,
     }
 )
+
+INT_OPERANDS["floor_divide_in_place_backward"] = """
+    x = T.tensor([5.5, -7.25], requires_grad=True)
+    z = x * 1
+    z //= 2
+    z.sum().backward()
+"""

@@ -107,7 +107,8 @@ class FloorDivide(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+        name = getattr(ctx, "_aten_name", "floor_divide")  # floor_divide_ when in place
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
     @classmethod
     def apply(cls, a, b):

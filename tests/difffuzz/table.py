@@ -298,6 +298,8 @@ OPS: tuple[Op, ...] = (
     Op("iadd", "{out} = {x}.add_({y})", w=2),
     Op("imul_scalar", "{out} = {x}.mul_({s})"),
     Op("iop", "{out} = {x} * 1\n{out} += {y}"),
+    Op("ifloordiv", "{out} = {x} * 1\n{out} //= {s}"),
+    Op("imod", "{out} = {x} * 1\n{out} %= {y}"),
     Op("inplace_unary", "{out} = {x}.clone().{unary_}()"),
     Op("inplace_view", "{out} = {x} * 1\n{out}[{idx}] = {s}", w=2),
     Op("inplace_view_op", "{out} = {x} * 1\n{out}.transpose(0, -1).mul_({s})"),

@@ -46,17 +46,18 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
     buffers: dict[Node, np.ndarray] = {}
     ready: list = [(0, root, seed)]
     leaves: list = []  # (seq, AccumulateGrad, gradient) ready: run at once, off the heap
-    watchers = tuple(observers)
-    for w in watchers:
-        w.on_backward_begin([root])
-    # looked up once per pass: (on_node, the nodes it wants or None for all); an observer
-    # that wants none of this pass's nodes now is left out (a training step under an open
-    # view): one set operation instead of a lookup per node
+    watchers = tuple(observers) if observers else ()  # none: the usual pass, no loops
     notify = []
-    for w in watchers:
-        nodes = getattr(w, "nodes", None)
-        if nodes is None or root in nodes or not _disjoint(nodes, deps):
-            notify.append((w.on_node, nodes))
+    if watchers:
+        for w in watchers:
+            w.on_backward_begin([root])
+        # looked up once per pass: (on_node, the nodes it wants or None for all); an
+        # observer that wants none of this pass's nodes now is left out (a training step
+        # under an open view): one set operation instead of a lookup per node
+        for w in watchers:
+            nodes = getattr(w, "nodes", None)
+            if nodes is None or root in nodes or not _disjoint(nodes, deps):
+                notify.append((w.on_node, nodes))
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         while True:
@@ -96,8 +97,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
             grad = outs = g = None
             if leaves:  # what the heap would pop next: these, newest first (their priority)
-                if len(leaves) > 1:
-                    leaves.sort(key=_first)
+                if len(leaves) > 1:  # by sequence number: unique, so fn is never compared
+                    leaves.sort()
                 while leaves:
                     _, fn, grad = leaves.pop()  # the list lets go: ``grad`` is ours alone
                     if grad is None:
@@ -107,22 +108,20 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                         if fn._hooked:
                             grad = fn._run_hooks(grad)
                         fn._run(grad)
-                    for on_node, nodes in notify:
-                        if nodes is None or fn in nodes:
-                            on_node(fn, grad, ())
+                    if notify:
+                        for on_node, nodes in notify:
+                            if nodes is None or fn in nodes:
+                                on_node(fn, grad, ())
                     grad = None
             if not ready:
                 break
     finally:
         loud(token)
-        for w in watchers:
-            w.on_backward_end()
+        if watchers:
+            for w in watchers:
+                w.on_backward_end()
 
 
 def _disjoint(nodes, deps: dict) -> bool:
     """No node below the root (``deps``) is named: a set operation over the smaller side."""
     return deps.keys().isdisjoint(nodes.keys() if isinstance(nodes, dict) else nodes)
-
-
-def _first(entry: tuple) -> int:
-    return entry[0]

@@ -1811,3 +1811,7 @@ SNIPPETS.update(ELEMENTWISE)
 from parity_int_operands import INT_OPERANDS  # noqa: E402 - Python ints beside integer tensors
 
 SNIPPETS.update(INT_OPERANDS)
+
+from parity_fuzz_errors import FUZZ_ERRORS  # noqa: E402 - the fuzzer's error findings
+
+SNIPPETS.update(FUZZ_ERRORS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
+from ._common import broadcast_shapes
 from .namespace import namespace
 from .number_range import int_operand
 
@@ -65,7 +66,10 @@ def _is_bool(x) -> bool:
 
 
 def _integral_alpha(a, b, alpha) -> None:
-    """PyTorch's checks of ``alpha`` against the result's dtype."""
+    """PyTorch's checks of ``alpha`` against the result's dtype, after the shapes' (its
+    RuntimeError, where numpy's fused multiply-add would raise a ValueError)."""
+    if np.shape(a) != np.shape(b):
+        broadcast_shapes(np.shape(a), np.shape(b))
     if isinstance(alpha, (bool, np.bool_)) and np.result_type(a, b).kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, float) and np.result_type(a, b).kind in "iub":
@@ -316,6 +320,8 @@ class RSubTensor(ArrayFunction):
     def forward(ctx, a, b, alpha):
         if _is_bool(a) or _is_bool(b):
             SubAlpha.forward(ctx, a, b, alpha)  # PyTorch's error for bools
+        if np.shape(a) != np.shape(b):
+            broadcast_shapes(np.shape(b), np.shape(a))  # PyTorch's error, y's shape first
         ctx.alpha = alpha
         return b - a * alpha if alpha != 1 else b - a
 

@@ -277,15 +277,17 @@ class Addmm(ArrayFunction):
 
     @staticmethod
     def forward(ctx, bias, a, b):
+        # PyTorch's order: the dtypes (self against mat2, then mat1), then the dimensions
+        bias_dtype = getattr(bias, "dtype", b.dtype)
+        for name, dtype in (("self", bias_dtype), ("mat1", a.dtype)):
+            if dtype != b.dtype:
+                raise RuntimeError(
+                    f"{name} and mat2 must have the same dtype, but got "
+                    f"{LEGACY_NAMES[dtype]} and {LEGACY_NAMES[b.dtype]}"
+                )
         if a.ndim != 2 or b.ndim != 2:
             name, m = ("mat1", a) if a.ndim != 2 else ("mat2", b)
             raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
-        bias_dtype = getattr(bias, "dtype", b.dtype)
-        if bias_dtype != b.dtype:
-            raise RuntimeError(
-                "self and mat2 must have the same dtype, but got "
-                f"{LEGACY_NAMES[bias_dtype]} and {LEGACY_NAMES[b.dtype]}"
-            )
         ctx.bias_shape = np.shape(bias)
         out = Mm.forward(ctx, a, b)
         try:

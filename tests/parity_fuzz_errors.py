@@ -1,0 +1,54 @@
+"""The fuzzer's error-message findings (issue 8), kept as parity snippets.
+
+Each entry is a minimised program of ``python -m tests.difffuzz --n 20000 --seed 0`` (the
+replay id in its comment) where minigrad raised another error than PyTorch, cleaned up by
+hand; ``parity_snippets.SNIPPETS`` includes them, as it does ``parity_int_operands``.
+"""
+
+from __future__ import annotations
+
+_ATTEMPT = """
+    def attempt(f):
+        try:
+            f()
+            show("no error")
+        except Exception as e:
+            show(type(e).__name__, str(e))
+"""
+
+FUZZ_ERRORS: dict[str, str] = {
+    # replay 1386, 13057: addmm checks self's dtype against mat2's, then mat1's, then the dims
+    "addmm_checks_dtypes_before_dims": _ATTEMPT
+    + """
+    fl, lo = T.zeros(2, 2), T.zeros(2, 2, dtype=T.long)
+    attempt(lambda: T.addmm(T.tensor([2]), T.tensor(0.), fl))
+    attempt(lambda: T.addmm(fl, T.zeros(()), lo))
+    attempt(lambda: T.addmm(fl, lo, fl))
+    attempt(lambda: T.addmm(fl, lo.reshape(4), fl))
+    attempt(lambda: T.addmm(lo, fl, lo))
+    attempt(lambda: T.addmm(T.zeros(2, 2, dtype=T.float64), lo, fl))
+    attempt(lambda: T.addmm(T.zeros(3), T.zeros(()), fl))
+    attempt(lambda: T.addmm(T.tensor([2]), T.zeros(()), lo))
+    """,
+    # replay 95: binary_cross_entropy_with_logits starts with log_sigmoid(input)
+    "bce_with_logits_of_integer_input": _ATTEMPT
+    + """
+    F = T.nn.functional
+    for dt in (T.long, T.int32, T.uint8, T.bool):
+        attempt(lambda: F.binary_cross_entropy_with_logits(T.ones(2, dtype=dt), T.ones(2)))
+    attempt(lambda: F.binary_cross_entropy_with_logits(T.ones(2, dtype=T.long), T.ones(2, dtype=T.long)))
+    attempt(lambda: F.binary_cross_entropy_with_logits(T.ones(2, dtype=T.long), T.ones(3)))
+    attempt(lambda: F.binary_cross_entropy_with_logits(T.ones(2), T.ones(2, dtype=T.long)))
+    """,
+    # replay 13391: add/sub/rsub with alpha check the shapes first, with PyTorch's words
+    "alpha_ops_of_shapes_that_do_not_broadcast": _ATTEMPT
+    + """
+    a, f = T.ones(3, 2, requires_grad=True), T.ones(2, 2)
+    attempt(lambda: T.add(a, f, alpha=0.5))
+    attempt(lambda: T.sub(a, f, alpha=0.5))
+    attempt(lambda: T.rsub(a, f, alpha=0.5))
+    attempt(lambda: T.add(T.zeros(3, 2, dtype=T.long), T.zeros(2, 2, dtype=T.long), alpha=0.5))
+    attempt(lambda: T.add(T.zeros(3, 2, dtype=T.bool), T.zeros(2, 2, dtype=T.bool), alpha=2))
+    attempt(lambda: T.rsub(T.zeros(3, 2, dtype=T.bool), T.zeros(2, 2), alpha=0.5))
+    """,
+}

@@ -36,7 +36,8 @@ FUZZ_ERRORS: dict[str, str] = {
     F = T.nn.functional
     for dt in (T.long, T.int32, T.uint8, T.bool):
         attempt(lambda: F.binary_cross_entropy_with_logits(T.ones(2, dtype=dt), T.ones(2)))
-    attempt(lambda: F.binary_cross_entropy_with_logits(T.ones(2, dtype=T.long), T.ones(2, dtype=T.long)))
+    lo = T.ones(2, dtype=T.long)
+    attempt(lambda: F.binary_cross_entropy_with_logits(lo, lo))
     attempt(lambda: F.binary_cross_entropy_with_logits(T.ones(2, dtype=T.long), T.ones(3)))
     attempt(lambda: F.binary_cross_entropy_with_logits(T.ones(2), T.ones(2, dtype=T.long)))
     """,

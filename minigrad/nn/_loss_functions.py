@@ -298,9 +298,7 @@ def binary_cross_entropy_with_logits(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
     if input._data.dtype.kind != "f":  # PyTorch's first step is log_sigmoid(input)
-        raise NotImplementedError(
-            f"\"log_sigmoid_cpu\" not implemented for '{_type_name(input)}'"
-        )
+        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{_type_name(input)}'")
     if target._data.dtype.kind != "f":
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type {_type_name(target)}"

@@ -52,4 +52,30 @@ FUZZ_ERRORS: dict[str, str] = {
     attempt(lambda: T.add(T.zeros(3, 2, dtype=T.bool), T.zeros(2, 2, dtype=T.bool), alpha=2))
     attempt(lambda: T.rsub(T.zeros(3, 2, dtype=T.bool), T.zeros(2, 2), alpha=0.5))
     """,
+    # replay 4887: MulBackward0 and DivBackward0 unpack other before self, so a version error
+    # names other when both were changed in place
+    "version_error_of_mul_and_div_names_other_first": """
+    def attempt(f):
+        try:
+            f()
+            show("no error")
+        except RuntimeError as e:
+            show(str(e)[str(e).index("operation:") : str(e).index("expected")])
+    def run(op, swap):
+        b = T.tensor(2., requires_grad=True)
+        v = b * 1
+        t = op(b, v) if swap else op(v, b)
+        with T.no_grad():
+            b.mul_(2)
+            v.mul_(2)
+        t.backward()
+    for op in (T.mul, T.div):
+        attempt(lambda: run(op, False))
+        attempt(lambda: run(op, True))
+    b = T.tensor(-3.85, requires_grad=True)
+    t5 = b.squeeze() * b
+    with T.no_grad():
+        b.mul_(2)
+    attempt(t5.backward)
+    """,
 }

@@ -29,6 +29,9 @@ class BackwardNode(Node):
     """The node (and ``ctx``) of a Function call; subclassed once per Function."""
 
     _saved_checks: tuple = ()
+    # the order PyTorch's generated code unpacks the saved values in (the first modified one
+    # is named): the order of their first use in derivatives.yaml; None: as saved
+    _check_order: tuple | None = None
     _saved_unless: tuple | None = None  # (slot, input) pairs: see ArrayFunction.saved_when
     _shapes: tuple | None = None
     _tensor_positions: tuple | None = None  # a custom Function: where its Tensor arguments are
@@ -58,10 +61,13 @@ class BackwardNode(Node):
             c, v, _ = checks
             if c is None or c[0] == v:
                 return saved
-        for i in range(0, n, 3):
-            counter = checks[i]
-            if counter is not None and counter[0] != checks[i + 1]:
-                raise RuntimeError(_modified_message(self, i // 3))
+        order = self._check_order
+        if order is None or len(order) * 3 != n:
+            order = range(n // 3)
+        for k in order:
+            counter = checks[3 * k]
+            if counter is not None and counter[0] != checks[3 * k + 1]:
+                raise RuntimeError(_modified_message(self, k))
         return saved
 
     @property

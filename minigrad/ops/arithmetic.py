@@ -191,6 +191,10 @@ class Div(ArrayFunction):
         return grad / b, grad_b
 
 
+# MulBackward0 and DivBackward0 unpack other before self: a version error names other first
+Mul._Node._check_order = Div._Node._check_order = (1, 0)
+
+
 class DivScalar(ArrayFunction):
     """``tensor / number`` where PyTorch's C++ divides by a Scalar (``DivBackward1``)."""
 

@@ -28,12 +28,6 @@ OPEN: tuple[Open, ...] = (
         "G1 graph structure",
         r"^graph @|^grad_fn @ (create_graph\w*|flatten|reshape\w*)|^raises @ matmul\w*: ",
     ),
-    Open(
-        "A9 errors on wrong arguments",
-        r"^(raises|missing-raises) @ (size|unbind\w*|view|\w+_fn|linear\w*|clamp_|bool_py"
-        r"|argm(in|ax)\w*|remainder|bce\w*|sign|(log_)?softmax\w*|iadd|imul_scalar|expand"
-        r"|addmm|matmul|mv):",
-    ),
     Open("V1 -0.0, nan and rounding in values and printed text", r"^(repr|values) @"),
 )
 

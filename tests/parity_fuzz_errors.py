@@ -78,4 +78,18 @@ FUZZ_ERRORS: dict[str, str] = {
         b.mul_(2)
     attempt(t5.backward)
     """,
+    # replay 6421: F.linear flattens a contiguous input into one addmm only for a contiguous
+    # 1-d bias; a strided bias is matmul then add_ (PyTorch's message, AddBackward0)
+    "linear_of_a_strided_bias": _ATTEMPT
+    + """
+    F = T.nn.functional
+    w, b = T.ones(2, 2, requires_grad=True), T.ones(4)[::2]
+    for x in (T.ones(1, 4, 3, 2), T.ones(1, 3, 2), T.ones(3, 2)):
+        graph(F.linear(x, w, b))
+    one = T.ones(2)[::2]
+    graph(F.linear(T.ones(1, 3, 2), T.ones(1, 2, requires_grad=True), one))
+    attempt(lambda: F.linear(T.ones(0, 4, 3, 2), T.ones(1, 2), b))
+    attempt(lambda: F.linear(T.ones(1, 3, 2), T.ones(1, 2), b))
+    attempt(lambda: F.linear(T.ones(1, 3, 2), T.ones(1, 2), T.ones(2)))
+    """,
 }

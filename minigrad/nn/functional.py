@@ -85,7 +85,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return FL.matmul(input, w_t)
     if ndim == 2:
         return L.Addmm.apply(bias, input, w_t)
-    if input.is_contiguous() and bias._data.ndim == 1:
+    if input.is_contiguous() and bias._data.ndim == 1 and bias.is_contiguous():  # as PyTorch
         lead = input._data.shape[:-1]
         rows = 1
         for d in lead:

@@ -864,6 +864,8 @@ FUZZ_FINDINGS: dict[str, str] = {
     """,
     # G1: prod() of a 0-d tensor: its gradient is the gradient itself (no out / x, no graph)
     "prod_of_a_zero_dim_tensor_under_create_graph": """
+        import warnings
+        warnings.simplefilter("ignore")  # backward(create_graph=True) warns once per process
         a = T.tensor(2.1, requires_grad=True)
         a.prod().exp().backward(create_graph=True)
         show(a.grad)

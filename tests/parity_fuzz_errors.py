@@ -92,4 +92,27 @@ FUZZ_ERRORS: dict[str, str] = {
     attempt(lambda: F.linear(T.ones(1, 3, 2), T.ones(1, 2), b))
     attempt(lambda: F.linear(T.ones(1, 3, 2), T.ones(1, 2), T.ones(2)))
     """,
+    # replay 13961: where saves its condition; changed in place, backward refuses it, naming
+    # the bool tensor by its C++ type
+    "where_condition_changed_in_place": """
+    def attempt(f):
+        try:
+            show(f())
+        except RuntimeError as e:
+            show(str(e)[: str(e).index("Hint")])
+    def after(i, t, a):
+        i.add_(T.tensor(True))
+        t.sum().backward()
+        return a.grad
+    a = T.tensor([-1., 2.], requires_grad=True)
+    i = T.tensor([False, True])
+    attempt(lambda: after(i, a.where(i, T.tensor(3.)), a))
+    i = T.tensor([[False, True]])
+    attempt(lambda: after(i, T.where(i[0], a * 2, a), a))
+    i = T.tensor(False)
+    t = a.where(i, T.tensor(3.)).sum()
+    t.backward(retain_graph=True)
+    i.add_(T.tensor(True))
+    attempt(t.backward)
+    """,
 }

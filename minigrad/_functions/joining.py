@@ -53,4 +53,9 @@ def where(condition: Tensor, input: Tensor | float, other: Tensor | float) -> Te
             f"where expected condition to be a boolean tensor, but got a tensor "
             f"with dtype {condition.dtype.legacy_name.replace('Tensor', '')}"
         )
-    return J.Where.apply(_operand(input), _operand(other), cond)
+    out = J.Where.apply(_operand(input), _operand(other), cond)
+    fn = out._grad_fn
+    if fn is not None and isinstance(condition, Tensor) and type(condition._vc) is list:
+        # PyTorch saves the condition: changed in place, backward refuses it (past the edges)
+        fn._saved_checks = (condition._vc, condition._vc[0], len(fn._next))
+    return out

@@ -188,7 +188,10 @@ def _modified_message(node: BackwardNode, k: int) -> str:
         return multi_view_message(edge, edge._nr, base_changed=True)
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
-    described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
+    if array.dtype == np.bool_:  # no legacy tensor type: PyTorch names its C++ type
+        described = f"[CPUBoolType {list(array.shape)}]"
+    else:
+        described = f"[minigrad.{from_numpy_dtype(array.dtype).legacy_name} {list(array.shape)}]"
     owner = node if which < 0 else edge
     if which >= 0 and owner is not None and _is_view_node(owner):
         # a view (its base, or itself, changed in place): PyTorch names the history it

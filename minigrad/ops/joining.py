@@ -97,6 +97,7 @@ class Where(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018 - checks the condition's version, as PyTorch
         xp = namespace(grad)
         zero = np.zeros((), dtype=xp.dtype(grad))
         grad_other = xp.where(ctx.condition, zero, grad)  # other's first, as PyTorch's

@@ -106,6 +106,8 @@ def _saved_value(node: BackwardNode, k: int) -> Tensor | None:
         raise RuntimeError(_modified_message(node, k))
     if which < 0:
         return _tied(value, output_node(node, which), counter)
+    if which >= len(node._next):  # watched, not an input (where's condition)
+        return new_tensor(value)
     fn = node._next[which] if which else getattr(node, "_self_clone", node._next[0])
     if type(fn) is AccumulateGrad:
         return fn.variable
@@ -164,6 +166,8 @@ class saved_as_tensors:  # noqa: N801 - used as a context manager, like no_grad
                 value = value if not isinstance(value, np.ndarray) else new_tensor(value)
             elif which < 0:
                 value = _tied(value, output_node(node, which), counter)
+            elif which >= len(node._next):  # watched, not an input (where's condition)
+                value = new_tensor(value)
             else:  # an in-place op's old self: PyTorch saved a clone (``_self_clone``)
                 fn = node._next[which] if which else getattr(node, "_self_clone", node._next[0])
                 if fn is None:

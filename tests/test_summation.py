@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import minigrad as mg
 from minigrad.ops._summation import float_mean, float_sum
+from minigrad.ops.variance import _WELFORD_MAX
 
 _LONG = [7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 129, 300]
 _SIZES = st.one_of(st.integers(0, 5), st.sampled_from(_LONG))
@@ -80,6 +81,9 @@ def test_var_and_std_bit_for_bit(torch, case, name, correction):
     a, dims, keepdim = case
     if not a.ndim or not a.size or not a.flags.writeable:
         return
+    count = int(np.prod([a.shape[d] for d in dims]))
+    if a.dtype == np.float64 and len(dims) < a.ndim and count > _WELFORD_MAX:
+        return  # documented: longer float64 reductions by dim take the two-pass sum
     t = _same_memory(torch, a)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -32,9 +32,10 @@ def _inplace(op):
             other = _operand(other)
             if other is None:
                 return NotImplemented
-        elif ufunc is not None and IP.plain_update(ufunc, self, other):
+            return IP.apply_inplace(op, self, other)
+        if ufunc is not None and IP.plain_update(ufunc, self, other):
             return self  # the optimizer's update, p.data += -lr * p.grad: one ufunc
-        return IP.apply_inplace(op, self, other)
+        return IP.apply_inplace_recorded(op, self, other)
 
     return method
 

@@ -133,6 +133,12 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     if ufunc is not None and len(args) == 1 and type(args[0]) is Tensor:
         if plain_update(ufunc, t, args[0]):  # p.data += -lr * p.grad: one ufunc
             return t
+    return apply_inplace_recorded(op, t, *args)
+
+
+def apply_inplace_recorded(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
+    """``apply_inplace`` once ``plain_update`` has declined: the op recorded on ``t``'s
+    history when it needs grad, else computed and written into ``t``."""
     if check_inplace(t, args):
         old = _snapshot(t)
         clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
@@ -145,7 +151,13 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
             )
         _take_result(t, result)
     else:  # nothing requires grad, or grad mode is off: op.apply records nothing
-        if ufunc is not None and _same_floats(t, args):  # p.add_(g) under no_grad: one ufunc
+        ufunc = UFUNCS.get(op)
+        if (  # p.add_(g) under no_grad: one ufunc
+            ufunc is not None
+            and len(args) == 1
+            and type(args[0]) is Tensor
+            and _same_floats(t._data, args[0]._data)
+        ):
             _ufunc_into(ufunc, t, args[0])
             return t
         result = op.apply(t, *args)
@@ -194,33 +206,23 @@ def plain_update(ufunc, t: Tensor, other: Tensor) -> bool:
     (``check_inplace`` has nothing to say then); else False, for the general path.
 
     The optimizer's update ``p.data += -lr * p.grad`` runs this for every parameter in
-    every step, so the tests are written out here, in one call."""
-    data, values = t._data, other._data
+    every step: its tests are cheap attribute reads."""
     if (
         t._requires_grad
         or other._requires_grad
         or t._base is not None
         or other._base is not None  # a view may require grad through its base (follows_base)
         or type(t._vc) is not list
-        or values.dtype is not data.dtype
-        or data.dtype.kind != "f"
-        or values.shape != data.shape
-        or not data.flags.writeable
+        or not _same_floats(t._data, other._data)
     ):
         return False
-    token = quiet()
-    try:
-        ufunc(data, values, out=data)
-    finally:
-        loud(token)
-    t._vc[0] += 1  # every view and detach()ed copy sees the new version
+    _ufunc_into(ufunc, t, other)
     return True
 
 
-def _same_floats(t: Tensor, args: tuple) -> bool:
-    if len(args) != 1 or type(args[0]) is not Tensor:
-        return False
-    data, other = t._data, args[0]._data
+def _same_floats(data: np.ndarray, other: np.ndarray) -> bool:
+    """Whether ``other`` can be combined into ``data``'s memory by one ufunc: one float
+    dtype, one shape, and ``data`` writable."""
     return (
         other.dtype is data.dtype
         and data.dtype.kind == "f"

@@ -10,7 +10,7 @@ a node that waits for several edges): a small model's backward is mostly per-nod
 
 from __future__ import annotations
 
-from heapq import heappop, heappush
+from heapq import heappop, heappush, heappushpop
 
 import numpy as np
 
@@ -44,7 +44,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
     # a gradient travels with its node: in the heap entry, or in ``leaves``; only a node
     # that waits for several edges keeps a buffer until the last one has delivered
     buffers: dict[Node, np.ndarray] = {}
-    ready: list = [(0, root, seed)]
+    ready: list = []
+    entry = (0, root, seed)  # the node to run next: popped, or held back from the heap
     leaves: list = []  # (seq, AccumulateGrad, gradient) ready: run at once, off the heap
     watchers = tuple(observers) if observers else ()  # none: the usual pass, no loops
     notify = []
@@ -61,7 +62,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         while True:
-            _, node, grad = heappop(ready)
+            _, node, grad = entry
             if grad is None:
                 if node._hooked:
                     node._hooks_on_none()
@@ -77,6 +78,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     if nodes is None or node in nodes:
                         outs = outs if type(outs) is tuple else tuple(outs)
                         on_node(node, grad if type(grad) is not Gradients else _array(grad), outs)
+            entry = None  # the newest node this one made ready, held back from the heap
             for fn, g in zip(node._next, outs):
                 if fn is None:
                     continue
@@ -92,6 +94,11 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     g = old if g is None else old + g
                 if type(fn) is AccumulateGrad:
                     leaves.append((fn._seq, fn, g))
+                elif entry is None:
+                    entry = (-fn._seq, fn, g)
+                elif fn._seq > -entry[0]:
+                    heappush(ready, entry)
+                    entry = (-fn._seq, fn, g)
                 else:
                     heappush(ready, (-fn._seq, fn, g))
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
@@ -113,8 +120,14 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                             if nodes is None or fn in nodes:
                                 on_node(fn, grad, ())
                     grad = None
-            if not ready:
-                break
+            # next: the newest ready node, the held one unless the heap has a newer (a chain of
+            # nodes, as a layer's, then never goes through the heap)
+            if entry is None:
+                if not ready:
+                    break
+                entry = heappop(ready)
+            elif ready and ready[0][0] < entry[0]:
+                entry = heappushpop(ready, entry)
     finally:
         loud(token)
         if watchers:

@@ -1819,3 +1819,7 @@ SNIPPETS.update(FUZZ_ERRORS)
 from parity_number_ranges import NUMBER_RANGES  # noqa: E402 - numbers that do not fit their dtype
 
 SNIPPETS.update(NUMBER_RANGES)
+
+from parity_grad_values import GRAD_VALUES  # noqa: E402 - gradient values in PyTorch's order
+
+SNIPPETS.update(GRAD_VALUES)

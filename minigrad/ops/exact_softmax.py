@@ -29,9 +29,10 @@ def _rows(a: np.ndarray, axis: int) -> tuple[np.ndarray, bool]:
 
 
 def _column_sum(x: np.ndarray) -> np.ndarray:
-    """The sum down axis 1 of (outer, dim, inner), one element after the other."""
-    acc = x[:, :1].copy()
-    for j in range(1, x.shape[1]):
+    """The sum down axis 1 of (outer, dim, inner), one element after the other, from the
+    kernels' zeroed buffer: a column of -0. sums to 0. (log_softmax's gradient is then -0.)."""
+    acc = np.zeros_like(x[:, :1])
+    for j in range(x.shape[1]):
         acc += x[:, j : j + 1]
     return acc
 
@@ -69,8 +70,8 @@ def exact_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int) -> np.ndarr
     if rows:
         result = (g - lane_sum(g, o)) * o
     else:
-        s = g[:, :1] * o[:, :1]
-        for j in range(1, g.shape[1]):
+        s = np.zeros_like(g[:, :1])  # the zeroed buffer: -0. products sum to 0.
+        for j in range(g.shape[1]):
             s = fma(g[:, j : j + 1], o[:, j : j + 1], s)
         result = o * (g - s)
     return result.reshape(grad.shape)

@@ -32,4 +32,12 @@ GRAD_VALUES: dict[str, str] = {
         (h,) = T.autograd.grad((g * e).sum(), e)
         show(h)
     """,
+    # fuzzer 13594: expand's gradient down to a 0-d tensor is PyTorch's sum_to, a sum even
+    # from 0-d: -0. gives 0. (the gradient of max(-1) of a 0-d tensor times its index)
+    "expand_of_a_zero_dim_tensor_sums_its_gradient": """
+        b = T.tensor(-0.3407, dtype=T.float64, requires_grad=True)
+        m = b.expand(()).max(-1)
+        show(T.autograd.grad((m.values * m.indices * b).sum(), b))
+        show(T.autograd.grad(b.expand(()), b, T.tensor(-0., dtype=T.float64)))
+    """,
 }

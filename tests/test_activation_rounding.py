@@ -1,9 +1,10 @@
-"""float32 activations give PyTorch's bits, forward and backward, whatever the layout (V1).
+"""float32 GELU, SiLU, ELU and softplus give PyTorch's bits, forward and backward, any layout (V1).
 
 PyTorch's float32 GELU runs oneDNN's polynomial on a contiguous tensor and ATen's vector and
-scalar loops on the others (``minigrad/ops/gelu_kernels.py``); the scalar loops call glibc's
-``erff``/``expf``/``expm1f``/``log1pf`` (``minigrad/ops/libm_float32.py``). Each rounds its own
-way, and a negative input's ``1 + erf`` cancellation shows the difference in printed digits.
+scalar loops on the others (``minigrad/ops/gelu_kernels.py``); SiLU, ELU and softplus the
+vector and scalar loops (``smooth_kernels.py``): SLEEF's functions in blocks of 32 floats,
+glibc's ``erff``/``expf``/``expm1f``/``log1pf`` (``libm_float32.py``) for the rest. Each
+rounds its own way, and cancellations (``1 + erf`` of a negative input) show it in print.
 Compared bit for bit against a live torch over layouts (contiguous, transposed, strided,
 expanded, one element, rows longer than a 32-float block) and values including 0, -0., nan,
 inf, huge, tiny and denormal numbers.
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 import minigrad as mg
 
 SETTINGS = settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 SPECIAL = np.array(
     [0.0, -0.0, np.nan, np.inf, -np.inf, 3e38, -3e38, 1e-30, -1e-30, 1e-40, -1e-45, 5.9, -5.9],
@@ -63,10 +64,22 @@ def _assert_same_bits(got, want):
     assert same.all(), f"differ at {where}: {got[~same][:5]} vs {want[~same][:5]}"
 
 
+ACTIVATIONS = {
+    "gelu": lambda T, a: T.nn.functional.gelu(a),
+    "silu": lambda T, a: T.nn.functional.silu(a),
+    "elu": lambda T, a: T.nn.functional.elu(a),
+    "elu alpha 0.7": lambda T, a: T.nn.functional.elu(a, alpha=0.7),
+    "elu in place": lambda T, a: T.nn.functional.elu(a * 1, inplace=True),
+    "softplus": lambda T, a: T.nn.functional.softplus(a),
+    "softplus beta 2 threshold 3": lambda T, a: T.nn.functional.softplus(a, beta=2, threshold=3),
+    "modules": lambda T, a: T.nn.Sequential(T.nn.GELU(), T.nn.SiLU(), T.nn.ELU())(a),
+}
+
+
 @SETTINGS
-@given(cases())
-def test_gelu_is_pytorchs_bits(torch, case):
-    fn = lambda T, a: T.nn.functional.gelu(a)  # noqa: E731
+@given(cases(), st.sampled_from(sorted(ACTIVATIONS)))
+def test_activations_are_pytorchs_bits(torch, case, name):
+    fn = ACTIVATIONS[name]
     got, got_grad = _run(mg, fn, *case)
     want, want_grad = _run(torch, fn, *case)
     _assert_same_bits(got, want)

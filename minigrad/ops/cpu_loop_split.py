@@ -12,8 +12,9 @@ elements to the scalar one; otherwise the whole row is scalar. A tensor of fewer
 elements is all scalar.
 
 ``vector_elements(shape, *operands)`` gives the mask, for an output of ``shape`` computed
-from numpy arrays broadcast to it. One thread is assumed: PyTorch splits a tensor of more
-than 32,768 elements between threads, each with its own tail.
+from numpy arrays broadcast to it; ``split`` runs a kernel's two functions on their
+elements. One thread is assumed: PyTorch splits a tensor of more than 32,768 elements
+between threads, each with its own tail.
 """
 
 from __future__ import annotations
@@ -55,16 +56,30 @@ def _order(shape, strides: list[list[int]]) -> list[int]:
     return perm
 
 
+def _iteration(shape: tuple[int, ...], operands) -> tuple[list[int], list[int], list[list[int]]]:
+    """The dims of more than one element, TensorIterator's order of them (innermost first,
+    as indices into those dims) and each operand's strides along them."""
+    dims = [d for d in range(len(shape)) if shape[d] > 1]
+    strides = [[_strides(a, shape)[d] for d in dims] for a in operands]
+    return dims, _order([shape[d] for d in dims], strides), strides
+
+
+def empty_output(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray:
+    """A float32 array of ``shape`` laid out as TensorIterator allocates an op's output:
+    dense in its dimension order (a transposed input gives a transposed output)."""
+    dims, perm, _ = _iteration(shape, operands)
+    order = [d for d in range(len(shape)) if shape[d] <= 1] + [dims[d] for d in perm[::-1]]
+    return np.empty([shape[d] for d in order], np.float32).transpose(np.argsort(order))
+
+
 def vector_elements(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray:
     """A boolean array of ``shape``: True where the vector function computes the element."""
     block = BLOCK.get(operands[0].dtype, 32)
     mask = np.zeros(shape, bool)
     if mask.size < block:
         return mask
-    dims = [d for d in range(len(shape)) if shape[d] > 1]
-    strides = [[_strides(a, shape)[d] for d in dims] for a in operands]
+    dims, perm, strides = _iteration(shape, operands)
     sizes = [shape[d] for d in dims]
-    perm = _order(sizes, strides)
     # the output is written densely in that order: merge inner dims that follow in memory
     row, inner = sizes[perm[0]], [s[perm[0]] for s in strides]
     for d in perm[1:]:
@@ -78,3 +93,19 @@ def vector_elements(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray
     positions = np.arange(mask.size).reshape([shape[d] for d in order]) % row
     flat = np.transpose(positions, np.argsort(order)).reshape([shape[d] for d in dims])
     return (flat < row - row % block).reshape(shape)
+
+
+def split(vector, scalar, shape: tuple[int, ...], *arrays: np.ndarray) -> np.ndarray:
+    """A float32 kernel's output: ``vector(*arrays)`` on the elements PyTorch's loop
+    vectorises, ``scalar(*arrays)`` on the others (each computed on its own elements only),
+    laid out as PyTorch lays it out (the next kernel's split depends on it)."""
+    arrays = tuple(np.broadcast_to(a, shape) for a in arrays)
+    mask = vector_elements(shape, *arrays)
+    out = empty_output(shape, *arrays)
+    with np.errstate(all="ignore"):
+        if mask.any():
+            out[mask] = vector(*(a[mask] for a in arrays))
+        rest = ~mask
+        if rest.any():
+            out[rest] = scalar(*(a[rest] for a in arrays))
+    return out

@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from . import libm_float32, onednn_gelu
-from .cpu_loop_split import vector_elements
+from .cpu_loop_split import split
 from .onednn_gelu import fma
 from .vector_kernels import vector_exp
 
@@ -51,21 +51,6 @@ def _vector_erf(v: np.ndarray) -> np.ndarray:
     return np.where(np.signbit(v), -out, out)
 
 
-def _split(vector, scalar, shape, *arrays: np.ndarray) -> np.ndarray:
-    """``vector`` where PyTorch's loop vectorises, ``scalar`` elsewhere (each computed only
-    on its own elements)."""
-    arrays = tuple(np.broadcast_to(a, shape) for a in arrays)
-    mask = vector_elements(shape, *arrays)
-    out = np.empty(shape, _F32)
-    with np.errstate(all="ignore"):
-        if mask.any():
-            out[mask] = vector(*(a[mask] for a in arrays))
-        rest = ~mask
-        if rest.any():
-            out[rest] = scalar(*(a[rest] for a in arrays))
-    return out
-
-
 def _gelu_vector(x):
     return x * _HALF * (_ONE + _vector_erf(x * _ALPHA))
 
@@ -78,7 +63,7 @@ def gelu(x: np.ndarray) -> np.ndarray:
     """PyTorch's float32 ``gelu(x)`` (erf form), path by path."""
     if uses_onednn(x):
         return onednn_gelu.gelu(x)
-    return _split(_gelu_vector, _gelu_scalar, x.shape, x)
+    return split(_gelu_vector, _gelu_scalar, x.shape, x)
 
 
 def _backward_vector(dy, x):
@@ -97,4 +82,4 @@ def gelu_backward(dy: np.ndarray, x: np.ndarray) -> np.ndarray:
     """PyTorch's float32 ``gelu_backward(dy, x)`` (erf form), path by path."""
     if uses_onednn(x):
         return onednn_gelu.gelu_backward(np.broadcast_to(dy, x.shape), x)
-    return _split(_backward_vector, _backward_scalar, np.broadcast_shapes(dy.shape, x.shape), dy, x)
+    return split(_backward_vector, _backward_scalar, np.broadcast_shapes(dy.shape, x.shape), dy, x)

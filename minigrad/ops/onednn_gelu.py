@@ -12,8 +12,8 @@ not call an erf at all:
   of Abramowitz and Stegun (formula 7.1.26) and oneDNN's own exp (``2^n`` times a degree-5
   polynomial, 0 below ln(FLT_MIN)), times the incoming gradient.
 
-Both are redone here in numpy, one float32 rounding per instruction (an fma computed in
-float64, exact for float32 operands, and rounded once). The algorithms and constants (the
+Both are redone here in numpy, one float32 rounding per instruction (an fma rounded once,
+``_fma.py``). The algorithms and constants (the
 polynomial table, the index bias ``0xc21fffff``, the bound ``0x40b15cee``, the A&S and exp
 coefficients) are oneDNN's (Intel, Apache-2.0), from
 ``src/cpu/x64/injectors/jit_uni_eltwise_injector.cpp``; checked bit for bit against
@@ -24,16 +24,13 @@ from __future__ import annotations
 
 import numpy as np
 
-_F32, _F64 = np.float32, np.float64
+from ._fma import fma
+
+_F32 = np.float32
 
 
 def _c(*bits: int) -> np.ndarray:
     return np.array(bits, np.uint32).view(_F32)
-
-
-def fma(a, b, c) -> np.ndarray:
-    """``a * b + c`` rounded once to float32 (the product of two floats is exact in double)."""
-    return (np.asarray(a, _F64) * np.asarray(b, _F64) + np.asarray(c, _F64)).astype(_F32)
 
 
 # coefficient of degree d of piece i is _POLY[d][i]; the index is clamped to 1..24 (24: x)

@@ -7,24 +7,22 @@ the rounding error of the first (``_DF`` below), so that the final float is with
 but not always the correctly rounded one: about 4 in 100 elu outputs ended in another last
 bit than numpy's, and the fuzzer printed them (``-5.5869e-03`` against ``-5.5868e-03``).
 
-Everything is float32 arithmetic in numpy, a fused multiply-add computed in float64 (exact
-for float32 operands) and rounded once. The algorithms and constants are SLEEF's
-(``src/libm/sleefsimdsp.c``: ``expk2f``, ``xexpm1f``, ``xlog1pf``; ``src/common/df.h``:
-the double-float operations in their FMA versions), Naoki Shibata's, Boost licence; the code
-is written anew. ``log1pf`` of an argument above 1e38 takes SLEEF's ``logf``, here the
-correctly rounded log (softplus never gets there under its default threshold).
+Everything is float32 arithmetic in numpy, a fused multiply-add rounded once (``_fma.py``).
+The algorithms and constants are SLEEF's (``src/libm/sleefsimdsp.c``: ``expk2f``,
+``xexpm1f``, ``xlog1pf``; ``src/common/df.h``: the double-float operations in their FMA
+versions), Naoki Shibata's, Boost licence; the code is written anew. ``log1pf`` of an
+argument above 1e38 takes SLEEF's ``logf``, here the correctly rounded log (softplus never
+gets there under its default threshold).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ._fma import fma as _fma
+
 _F32, _F64 = np.float32, np.float64
 _ONE = _F32(1)
-
-
-def _fma(a, b, c) -> np.ndarray:
-    return (np.asarray(a, _F64) * np.asarray(b, _F64) + np.asarray(c, _F64)).astype(_F32)
 
 
 class _DF:

@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import libm_float32, sleef_float32
+from ._fma import fma
 from .cpu_loop_split import split
-from .onednn_gelu import fma
 from .vector_kernels import vector_exp
 
 _F32 = np.float32

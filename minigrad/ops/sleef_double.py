@@ -7,21 +7,19 @@ last bit for a few inputs in a hundred, and softmax's outputs are added up and p
 ``softmax(x, 0).sum()`` prints ``3.`` in PyTorch where the numpy sum gave 2.9999999999999996.
 
 SLEEF's double functions lean on the fused multiply-add (one rounding of ``a * b + c``),
-which numpy lacks. ``fma`` rebuilds it exactly from plain float64 operations (Boldo and
-Melquiond's emulation with rounding to odd): the product split exactly into two doubles
-(Dekker/Veltkamp), ``c`` added to its high part exactly (TwoSum), the two low parts added
-rounded to odd, and that added to the high part rounded to nearest. It is exact while the
-product neither overflows nor underflows, which holds for the kernels' arguments here.
+which numpy lacks: ``_fma.fma`` rebuilds it exactly.
 
 - ``exp``: ``q = rint(x / ln 2)``, ``s = x - q ln 2`` in two fused steps (ln 2 in two
   parts), a degree-10 polynomial by Estrin's scheme then three Horner steps, all fused,
   and ``2**q`` applied in two halves; above ln(DBL_MAX) inf, below -1000 zero.
-- ``log``: see ``log`` below.
+- ``log``: in ``sleef_log`` (with float32's ``logf``).
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from ._fma import fma
 
 _F64 = np.dtype(np.float64)
 
@@ -43,45 +41,6 @@ _EXP_POLY = (
     0.4166666666666602598e-1,
     0.1666666666666669072e0,
 )
-_SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitting constant for 53-bit doubles
-
-
-def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``a + b`` rounded, and its rounding error exactly (Knuth's TwoSum)."""
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``a * b`` rounded, and its rounding error exactly (Dekker's product)."""
-    p = a * b
-    c = _SPLIT * a
-    ah = c - (c - a)
-    c = _SPLIT * b
-    bh = c - (c - b)
-    al, bl = a - ah, b - bh
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
-
-
-def _add_round_to_odd(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a + b`` rounded to odd: an inexact sum gets the neighbour with an odd last bit."""
-    s, e = _two_sum(a, b)
-    inexact = (e != 0) & np.isfinite(s) & ((s.view(np.int64) & 1) == 0)
-    if inexact.any():
-        s = np.where(inexact, np.nextafter(s, np.where(e > 0, np.inf, -np.inf)), s)
-    return s
-
-
-def fma(a, b, c) -> np.ndarray:
-    """float64 ``a * b + c`` rounded once, as the processor's fused multiply-add."""
-    with np.errstate(all="ignore"):
-        a, b, c = (np.asarray(v, _F64) for v in (a, b, c))
-        uh, ul = _two_product(a, b)
-        th, tl = _two_sum(c, uh)
-        out = th + _add_round_to_odd(tl, ul)
-        plain = a * b + c  # infinities and nan: the ordinary operations give them
-        return np.where(np.isfinite(out), out, plain)
 
 
 def _estrin(s: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:

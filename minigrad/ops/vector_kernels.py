@@ -14,7 +14,7 @@ digits, or as 0. against 1e-9. This module redoes those steps exactly:
 - ``lane_sum``: ``vec::reduce_all``: fewer elements than a vector are added one after the
   other; more are added lane-wise (the tail into the first lanes), then the lanes folded in
   halves (8 + 8, 4 + 4, 2 + 2, 1 + 1 for float32).
-- ``fma``: a float32 multiply-add rounded once (computed in float64, exact for the product).
+- ``fma``: a multiply-add rounded once (``_fma``: exact in numpy, float32 and float64).
 
 float64 takes SLEEF's double ``exp`` and an exact fused multiply-add from ``sleef_double``
 (numpy's float64 ``exp`` differs from SLEEF's in the last bit for 8 inputs in 100, which
@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from . import sleef_double
+from ._fma import fma as exact_fma
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -63,11 +64,8 @@ def _round32(x: np.ndarray) -> np.ndarray:
 
 
 def fma(a: np.ndarray, b, c) -> np.ndarray:
-    """``a * b + c`` rounded once in ``a``'s dtype (float32: the product is exact in
-    float64, the sum rounded twice, which nearly always agrees; float64: ``sleef_double``)."""
-    if a.dtype == _F32:
-        return (a.astype(_F64) * b + c).astype(_F32)
-    return sleef_double.fma(a, b, c)
+    """``a * b + c`` rounded once in ``a``'s dtype, float32 or float64 (``_fma``)."""
+    return exact_fma(a, b, c)
 
 
 def vector_exp(a: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""sinh, cosh, expm1 and exp2 give PyTorch's bits (SLEEF's blocks, the C library's tails).
+"""sinh, cosh, expm1, exp2, sigmoid give PyTorch's bits (SLEEF's blocks, the C library's tails).
 
 ``minigrad/ops/sleef_float.py`` redoes SLEEF's float32 functions, ``libm_float.py`` glibc's,
 and ``kernel_loop.py`` which elements PyTorch gives to which. Compared bit for bit against a
@@ -19,7 +19,7 @@ import minigrad as mg
 
 SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.72, 88.73, 89.5, -16.7, -18.8, 127.9, 128.0]
 SPECIALS += [-149.9, -150.5, 1e-30, -1e-30, 1e30, -104.5, 3e38, 22.0, -22.0, 0.3466, 1.0397]
-OPS = ["sinh", "cosh", "expm1", "exp2"]
+OPS = ["sinh", "cosh", "expm1", "exp2", "sigmoid"]
 
 
 @st.composite

@@ -142,10 +142,17 @@ def mse_grad(
     reduction: str,
     diff: np.ndarray | None = None,
 ):
-    """``norm * (input - target) * grad``: the gradient of mse_loss on arrays; ``diff``:
-    ``input - target`` already computed (by forward), the same values."""
+    """``norm * (input - target) * grad``: the gradient of mse_loss on arrays, in the order of
+    PyTorch's kernel (``norm`` in the tensor's dtype times the difference, then the gradient:
+    ``grad * norm`` first rounds otherwise for a mean; -0. times 2 * -3e38 is nan, not 0.).
+    ``diff``: ``input - target`` already computed (by forward, kept as it is), the same values."""
     norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
-    return (input - target if diff is None else diff) * (grad * norm)
+    if diff is None:
+        out = input - target
+        out *= out.dtype.type(norm)
+    else:
+        out = diff * diff.dtype.type(norm)
+    return out * grad
 
 
 class MseLossBackward(ArrayFunction):

@@ -114,7 +114,7 @@ from ._functions.reduction import (
     var,
 )
 from ._functions.reorder import flip, roll
-from ._functions.scans import amax, amin, cumsum, norm, prod
+from ._functions.scans import amax, amin, cumprod, cumsum, norm, prod
 from ._functions.selection import (
     bmm,
     chunk,

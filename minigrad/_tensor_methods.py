@@ -63,7 +63,7 @@ from ._functions.reduction import (
     var,
 )
 from ._functions.reorder import _H, _flip_method, _mH, _mT, roll
-from ._functions.scans import amax, amin, cumsum, norm, prod
+from ._functions.scans import amax, amin, cumprod, cumsum, norm, prod
 from ._functions.selection import bmm as _bmm
 from ._functions.selection import (
     chunk,
@@ -277,6 +277,7 @@ METHODS: dict[str, Any] = {
     # what tutorials use beside the basic ops (minigrad/_functions/scans.py, selection.py)
     "prod": prod,
     "cumsum": cumsum,
+    "cumprod": cumprod,
     "amax": amax,
     "amin": amin,
     "norm": norm,

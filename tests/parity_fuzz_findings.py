@@ -1006,4 +1006,51 @@ FUZZ_FINDINGS: dict[str, str] = {
                 except RuntimeError as e:
                     show(str(e))
     """,
+    # G1 (--replay 356, 498): prod through zeros under create_graph is PyTorch's
+    # prod_safe_zeros_backward, op for op: cat of ones and a narrowed input, cumprod, flip
+    "prod_through_zeros_records_cumprods": """
+        for values in ([2., 0., 3., 0.5], [0., 0., 0.], [[1.5, 0.], [2., -3.]], [[0.], [2.]]):
+            a = T.tensor(values, dtype=T.float64, requires_grad=True)
+            for reduce in (lambda t: t.prod(), lambda t: t.prod(0), lambda t: t.prod(-1, True)):
+                v = T.ones_like(reduce(a)).requires_grad_()
+                (g,) = T.autograd.grad(reduce(a), a, v, create_graph=True)
+                show(g)
+                graph(g)
+                show(T.autograd.grad(g.sum(), [v, a], allow_unused=True))
+        b = T.tensor([[1.59, 1.6258, 2.6309], [0.3571, -0., 2.7837]]).t().requires_grad_()
+        (g,) = T.autograd.grad(b.repeat(2, 2).prod(), b, create_graph=True)
+        show(g)
+        graph(g)
+        (h,) = T.autograd.grad((g * b).sum(), b, create_graph=True)
+        show(h)
+        graph(h)
+        c = T.tensor([[1.25, 0., -2.], [0.5, 3., 0.]], requires_grad=True)
+        c.prod(1).sum().backward()
+        show(c.grad)
+    """,
+    # cumprod (CumprodBackward0): float32 carried in double; the gradient by division without
+    # zeros, through the first zero with masks, and under create_graph the omitted products
+    "cumprod_and_its_gradients": """
+        x = T.tensor([[1.1, -0.7, 3.3, 0.9], [2.5, 0.3, -1.7, 1.01]], requires_grad=True)
+        y = x.cumprod(1)
+        show(y, T.cumprod(x, dim=0), x.cumprod(-1, dtype=T.float64), T.tensor([2, 3]).cumprod(0),
+             T.tensor([True, False]).cumprod(0), T.tensor(3.).cumprod(0), T.ones(0).cumprod(0))
+        graph(y)
+        show(y.grad_fn._saved_dim, y.grad_fn._saved_self is x)
+        y.backward(T.tensor([[0.5, -1., 2., 1.5], [1., 1., -0.25, 3.]]))
+        show(x.grad)
+        for values in ([2., 0., 3., 0.5, 4.], [0., 2., 0., 3.], [1.5, -2., 0.], [0., 0.]):
+            z = T.tensor([values, values[::-1]], requires_grad=True)
+            w = T.arange(1., 11.)[: z.numel()].reshape(z.shape)
+            z.cumprod(1).backward(w)
+            show(z.grad)
+            (g,) = T.autograd.grad((z.cumprod(1) * w).sum(), z, create_graph=True)
+            show(g)
+            graph(g)
+            show(T.autograd.grad(g.sum(), z))
+        u = T.tensor([0.5, 2., -3.], dtype=T.float64, requires_grad=True)
+        (g,) = T.autograd.grad(u.cumprod(0).sum(), u, create_graph=True)
+        show(g)
+        graph(g)
+    """,
 }

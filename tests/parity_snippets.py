@@ -1815,3 +1815,11 @@ SNIPPETS.update(INT_OPERANDS)
 from parity_fuzz_errors import FUZZ_ERRORS  # noqa: E402 - the fuzzer's error findings
 
 SNIPPETS.update(FUZZ_ERRORS)
+
+from parity_number_ranges import NUMBER_RANGES  # noqa: E402 - numbers that do not fit their dtype
+
+SNIPPETS.update(NUMBER_RANGES)
+
+from parity_grad_values import GRAD_VALUES  # noqa: E402 - gradient values in PyTorch's order
+
+SNIPPETS.update(GRAD_VALUES)

@@ -1,7 +1,7 @@
 """Property tests for the ops that tutorials use beside the basic ones (issue 8).
 
 Each gradient is checked against central finite differences with the helpers of
-``test_gradients_property.py``: norm, prod, cumsum, amax/amin, gather, masked_fill, repeat,
+``test_gradients_property.py``: norm, prod, cumsum, cumprod, amax/amin, gather, masked_fill, repeat,
 the parts of split/chunk/narrow, bmm, square, leaky_relu and the smooth L1 / Huber losses.
 Non-smooth ops are tested away from their kinks and ties (``distinct`` values).
 """
@@ -33,6 +33,7 @@ REDUCTIONS = {
     "prod": lambda x, d, k: x.prod(),
     "prod_dim": lambda x, d, k: x.prod(d, keepdim=k),
     "cumsum": lambda x, d, k: x.cumsum(d),
+    "cumprod": lambda x, d, k: x.cumprod(d),
     "amax": lambda x, d, k: x.amax(d, keepdim=k),
     "amin_all": lambda x, d, k: minigrad.amin(x),
 }
@@ -55,6 +56,20 @@ def test_prod_with_zeros_is_the_product_of_the_others() -> None:
     for x in ([[2.0, 0.0], [3.0, 4.0]], [[0.0, 0.0], [3.0, 4.0]]):
         check_gradients(lambda t: t.prod(), np.array(x))
         check_gradients(lambda t: t.prod(1), np.array(x))
+
+
+@SETTINGS
+@given(data=st.data(), shape=NONEMPTY)
+def test_cumprod_through_zeros(data, shape) -> None:
+    """cumprod's gradient is a polynomial: exact through zeros (one, two, anywhere), where
+    PyTorch's formula leaves division for masks (outside create_graph) or omitted products."""
+    d = _dim(shape, data)
+    x = data.draw(hnp.arrays(np.float64, shape, elements=st.sampled_from([0.0, -1.5, 0.5, 2.0])))
+    check_gradients(lambda t: t.cumprod(d), x)
+    t = minigrad.tensor(x, requires_grad=True)
+    assert minigrad.autograd.gradgradcheck(lambda t: t.cumprod(d), (t,))
+    assert minigrad.autograd.gradgradcheck(lambda t: t.prod(d), (t,))
+    assert minigrad.autograd.gradgradcheck(lambda t: t.prod(), (t,))
 
 
 SHAPED = {
@@ -96,6 +111,7 @@ def test_bmm(data, b, n, m) -> None:
 
 SECOND_ORDER = {
     "cumsum": lambda x: x.cumsum(0) ** 2,
+    "cumprod": lambda x: x.cumprod(1) ** 2,
     "gather": lambda x: x.gather(1, minigrad.tensor([[1, 1], [0, 1]])) ** 3,
     "norm": lambda x: x.norm() ** 3,
     "vector_norm_3": lambda x: minigrad.linalg.vector_norm(x, 3, dim=1),

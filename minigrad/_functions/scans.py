@@ -1,4 +1,4 @@
-"""``minigrad.prod``, ``cumsum``, ``amax``/``amin``, ``norm`` and ``linalg.vector_norm``.
+"""``minigrad.prod``, ``cumsum``, ``cumprod``, ``amax``/``amin``, ``norm``, ``linalg.vector_norm``.
 
 Functional forms with PyTorch's arguments (``dim``, ``keepdim``, ``dtype``); the Tensor
 methods (``x.norm()``, ``x.cumsum(0)``) are these same functions.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from ..ops import cumprod as CP
 from ..ops import scans as SC
 from ..tensor import Tensor
 from ._args import _dims_arg
@@ -35,6 +36,17 @@ def cumsum(input: Tensor, dim: int | None = None, *, dtype=None, axis=None) -> T
     if dtype is not None:
         input = input.to(dtype)
     return SC.Cumsum.apply(input, dim)
+
+
+def cumprod(input: Tensor, dim: int | None = None, *, dtype=None, axis=None) -> Tensor:
+    """Running products along ``dim``: ``cumprod([1, 2, 3], 0)`` is ``[1, 2, 6]``."""
+    if axis is not None:
+        dim = axis
+    if dim is None:
+        raise TypeError('cumprod() missing 1 required positional arguments: "dim"')
+    if dtype is not None:
+        input = input.to(dtype)
+    return CP.Cumprod.apply(input, dim)
 
 
 def _all_dims(dim):

@@ -3,11 +3,13 @@
 Used by ``softmax.py`` for tensors of up to ``EXACT_UP_TO`` elements (see
 ``vector_kernels``). Along the last dim PyTorch works row by row with vectors: the row's
 max, ``exp(x - max)`` vectorised, the sum lane by lane (``lane_sum``); softmax multiplies by
-``1 / sum``, log_softmax subtracts ``max``, then ``log(sum)``. Along another dim it works on
-vectors of neighbouring columns: the sums run down the dim one element after the other, the
-columns past the last whole vector use the scalar ``std::exp``, and softmax divides by the
-sum. The gradients: softmax's ``(grad - sum(grad * out)) * out`` (along another dim each
-product fused into the running sum), log_softmax's ``grad - exp(out) * sum(grad)`` fused.
+``1 / sum``, log_softmax subtracts ``max``, then SLEEF's ``log(sum)`` (``sleef_log``). Along
+another dim it works on vectors of neighbouring columns: the sums run down the dim one
+element after the other, the columns past the last whole vector use the scalar ``std::exp``,
+and softmax divides by the sum (with one torch thread: with more, PyTorch's chunks of columns
+move that boundary, so its digits depend on its thread count). The gradients: softmax's
+``(grad - sum(grad * out)) * out`` (along another dim each product fused into the running
+sum), log_softmax's ``grad - exp(out) * sum(grad)`` fused.
 A 0-d tensor is a row of one. The arrays are float32 or float64, non-empty, read in C order.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import sleef_log
 from .vector_kernels import exp_by_column, fma, lane_sum, split_dim, vector_exp
 
 
@@ -29,16 +32,12 @@ def _rows(a: np.ndarray, axis: int) -> tuple[np.ndarray, bool]:
 
 
 def _column_sum(x: np.ndarray) -> np.ndarray:
-    """The sum down axis 1 of (outer, dim, inner), one element after the other."""
-    acc = x[:, :1].copy()
-    for j in range(1, x.shape[1]):
+    """The sum down axis 1 of (outer, dim, inner), one element after the other, from the
+    kernels' zeroed buffer: a column of -0. sums to 0. (log_softmax's gradient is then -0.)."""
+    acc = np.zeros_like(x[:, :1])
+    for j in range(x.shape[1]):
         acc += x[:, j : j + 1]
     return acc
-
-
-def _log(s: np.ndarray) -> np.ndarray:
-    """log of the sums, correctly rounded (PyTorch's SLEEF logf is within an ulp of it)."""
-    return np.log(s.astype(np.float64)).astype(s.dtype) if s.dtype == np.float32 else np.log(s)
 
 
 def exact_softmax(a: np.ndarray, axis: int) -> np.ndarray:
@@ -56,10 +55,10 @@ def exact_log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
     x, rows = _rows(a, axis)
     if rows:
         shifted = x - x.max(-1, keepdims=True)
-        out = shifted - _log(lane_sum(vector_exp(shifted)))
+        out = shifted - sleef_log.log(lane_sum(vector_exp(shifted)))
     else:
         shifted = x - x.max(1, keepdims=True)
-        out = shifted - _log(_column_sum(exp_by_column(shifted)))
+        out = shifted - sleef_log.log(_column_sum(exp_by_column(shifted)))
     return out.reshape(a.shape)
 
 
@@ -69,8 +68,8 @@ def exact_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int) -> np.ndarr
     if rows:
         result = (g - lane_sum(g, o)) * o
     else:
-        s = g[:, :1] * o[:, :1]
-        for j in range(1, g.shape[1]):
+        s = np.zeros_like(g[:, :1])  # the zeroed buffer: -0. products sum to 0.
+        for j in range(g.shape[1]):
             s = fma(g[:, j : j + 1], o[:, j : j + 1], s)
         result = o * (g - s)
     return result.reshape(grad.shape)

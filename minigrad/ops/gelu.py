@@ -7,9 +7,11 @@ The activation of transformers: smooth, nearly 0 for very negative x, nearly x f
 As in PyTorch, the gradient is an op of its own (``gelu_backward``, node
 ``GeluBackwardBackward0``), and that op's own gradient is PyTorch's ``gelu_double_backward``,
 written here with the same operations so that third-order graphs are PyTorch's too. Values
-follow PyTorch's kernels step by step in the input's dtype, with erf, exp and tanh correctly
-rounded (float64 rounded once): in float32 ``1 + erf(x / sqrt 2)`` loses the digits of a very
-negative x exactly as PyTorch's does (gelu(-7.) is -0.).
+follow PyTorch's kernels step by step in the input's dtype: float32 (erf form) through
+``gelu_kernels.py`` (oneDNN's polynomial for contiguous tensors, ATen's vector and scalar
+loops for the others), float64 and the tanh form with erf, exp and tanh correctly rounded
+(float64 rounded once): ``1 + erf(x / sqrt 2)`` loses the digits of a very negative x exactly
+as PyTorch's does (gelu(-7.) is -0.).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, new_tensor
 from . import arithmetic as A
+from . import gelu_kernels
 from ._common import LEGACY_NAMES
 from .arithmetic import AddScalar, MulScalar
 from .hyperbolic import Cosh
@@ -51,10 +54,9 @@ def gelu_values(x: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
         inner = c(BETA_TANH) * (x + c(KAPPA) * (x * x * x))
         return c(0.5) * x * (c(1) + _exact(np.tanh, inner))
-    out = x * c(0.5) * (c(1) + _erf(x * c(SQRT1_2)))
-    if x.dtype == np.float32:  # PyTorch's float32 kernel (oneDNN's) gives nan for inf
-        out = np.where(np.isposinf(x), np.asarray(np.nan, x.dtype), out)
-    return out
+    if x.dtype == np.float32:  # oneDNN's kernel, or ATen's vector and scalar loops
+        return gelu_kernels.gelu(x)
+    return x * c(0.5) * (c(1) + _erf(x * c(SQRT1_2)))
 
 
 def gelu_backward_values(dy: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
@@ -67,6 +69,8 @@ def gelu_backward_values(dy: np.ndarray, x: np.ndarray, approximate: str) -> np.
         left, right = c(0.5) * x, c(1) + t
         inner_derivative = c(BETA_TANH) * (c(1) + c(3) * c(KAPPA) * x_sq)
         return dy * (c(0.5) * right + left * (c(1) - t * t) * inner_derivative)
+    if x.dtype == np.float32 and dy.dtype == np.float32:
+        return gelu_kernels.gelu_backward(dy, x)
     cdf = c(0.5) * (c(1) + _erf(x * c(SQRT1_2)))
     pdf = c(BETA_NONE) * _exact(np.exp, x * x * c(-0.5))
     return dy * (cdf + x * pdf)

@@ -69,9 +69,10 @@ def check_inference(t: Tensor, through_index: bool = False) -> None:
 
 
 def _snapshot(t: Tensor) -> Tensor:
-    """``t``'s old value with its old history: the input of the op an in-place change records."""
+    """``t``'s old value with its old history: the input of the op an in-place change records
+    (copied in its memory order: a float32 kernel's rounding depends on the layout)."""
     history = t._grad_fn if t._base is None else view_history(t)
-    old = new_tensor(t._data.copy(), history, t._requires_grad)
+    old = new_tensor(t._data.copy(order="K"), history, t._requires_grad)
     old._accumulator = t._accumulator
     return old
 

@@ -78,6 +78,16 @@ def sign_of(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def running_product(a: np.ndarray, axis: int) -> np.ndarray:
+    """PyTorch's cumprod kernel: one product carried along ``axis`` in double for a float32
+    tensor (``acc_type``), each element rounded as it is stored; integers and bools in int64."""
+    if a.dtype.kind in "biu":
+        return np.cumprod(a, axis=axis, dtype=np.int64)
+    if a.dtype == np.float32:
+        return np.cumprod(a, axis=axis, dtype=np.float64).astype(np.float32)
+    return np.cumprod(a, axis=axis)
+
+
 def rounded_once(fn):
     """``fn`` that computes a float32 array in float64 and rounds once: PyTorch's float32 log,
     sin, cos, log1p are (nearly) correctly rounded, numpy's are off by an ulp for one input in
@@ -108,6 +118,27 @@ class NumpyNamespace:
     expand_dims = staticmethod(np.expand_dims)
     broadcast_to = staticmethod(_np_broadcast_to)
     sum_to_shape = staticmethod(sum_to_shape)  # the base's, which un-broadcasts every op
+    cumprod = staticmethod(running_product)
+
+    @staticmethod
+    def cat(parts, axis: int):
+        return np.concatenate(parts, axis=axis)
+
+    @staticmethod
+    def narrow(x, axis: int, start: int, length: int):
+        return x[(slice(None),) * axis + (slice(start, start + length),)]
+
+    @staticmethod
+    def flip(x, axis: int):
+        return np.flip(x, axis)
+
+    @staticmethod
+    def ones(shape: tuple, dtype) -> np.ndarray:
+        return np.ones(shape, dtype)
+
+    @staticmethod
+    def contiguous(x):
+        return x
 
     @staticmethod
     def sum(x, axes=None, keepdims=False):
@@ -218,6 +249,22 @@ class TensorNamespace:
     @staticmethod
     def mean(x, axes, keepdims=False):
         return x.mean(axes, keepdims)
+
+    cumprod = staticmethod(lambda x, axis: x.cumprod(axis))
+    narrow = staticmethod(lambda x, axis, start, length: x.narrow(axis, start, length))
+    flip = staticmethod(lambda x, axis: x.flip(axis))
+    contiguous = staticmethod(lambda x: x.contiguous())  # CloneBackward0 if it copies
+
+    @staticmethod
+    def cat(parts, axis: int):
+        from .joining import Cat  # joining's formulas use this module
+
+        return Cat.apply(*parts, axis)
+
+    @staticmethod
+    def ones(shape: tuple, dtype) -> Tensor:
+        """A constant (no edge), as PyTorch's ``at::ones(..., grad.options())``."""
+        return new_tensor(np.ones(shape, dtype))
 
     @staticmethod
     def sum(x, axes=None, keepdims=False):

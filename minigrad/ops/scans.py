@@ -23,15 +23,6 @@ def _integer_result(a: np.ndarray) -> np.dtype | None:
     return np.dtype(np.int64) if a.dtype.kind in "biu" else None
 
 
-def _exclusive_products(a: np.ndarray, axis: int) -> np.ndarray:
-    """For each element, the product of all the others along ``axis`` (no division: zeros ok)."""
-    ones = np.ones_like(np.take(a, [0], axis=axis)) if a.shape[axis] else a[:0]
-    left = np.cumprod(np.concatenate([ones, a], axis=axis), axis=axis)
-    right = np.flip(np.cumprod(np.concatenate([ones, np.flip(a, axis)], axis=axis), axis), axis)
-    n = a.shape[axis]
-    return np.take(left, range(n), axis=axis) * np.take(right, range(1, n + 1), axis=axis)
-
-
 class Prod(ArrayFunction):
     """Product of all elements; the gradient of each is the product of the others."""
 
@@ -45,17 +36,20 @@ class Prod(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's ``prod_backward``: ``grad * (out / a)`` without zeros; through zeros the
+        products of the others from running products (outside ``create_graph`` two zeros
+        give zeros at once: every product of the others has one)."""
         a, out = ctx.saved_tensors
-        if a.ndim == 0:  # PyTorch's prod_backward: the gradient itself (no graph, no out / a)
+        if a.ndim == 0:  # the gradient itself (no graph, no out / a)
             return grad
-        values = namespace(a).data(a)
-        if values.size == 1 and values.reshape(-1)[0] == 0:  # one zero: the gradient itself,
-            return namespace(grad).reshape(grad, values.shape)  # viewed as the input (view_as)
-        if type(grad) is np.ndarray and np.count_nonzero(a == 0) > 1:
-            # two zeros: every product of the others has one. PyTorch then (outside create_graph)
-            # returns zeros, not the products (whose -0. and 0 * inf = nan would show)
+        xp = namespace(grad)
+        zeros = np.count_nonzero(xp.data(a) == 0)
+        if not zeros:
+            return grad * (out / a)
+        if zeros > 1 and xp is NumpyNamespace:
             return np.zeros(a.shape, grad.dtype)
-        return grad * _product_of_others(a, out, None)
+        flat = xp.reshape(xp.contiguous(a), (-1,))
+        return xp.reshape(prod_safe_zeros_backward(grad, flat, 0), a.shape)  # view_as(a)
 
 
 class ProdDim(ArrayFunction):
@@ -80,35 +74,27 @@ class ProdDim(ArrayFunction):
         xp = namespace(grad)
         if not ctx.keepdim:
             grad, out = xp.expand_dims(grad, ctx.axis), xp.expand_dims(out, ctx.axis)
-        if a.shape[ctx.axis] == 1 and not np.all(xp.data(a) != 0):  # PyTorch's
-            return grad  # prod_safe_zeros_backward: one element per product, the gradient
-        return grad * _product_of_others(a, out, ctx.axis)
+        if not np.any(xp.data(a) == 0):
+            return grad * (out / a)
+        return prod_safe_zeros_backward(grad, a, ctx.axis)
 
 
-def _product_of_others(a, out, axis: int | None):
-    """``out / a`` where no element is zero; with zeros, the products of the others computed
-    without dividing (both differentiable again under ``create_graph``)."""
-    xp = namespace(a)
-    values = xp.data(a)
-    if np.all(values != 0):
-        return out / a
-    if xp is not NumpyNamespace:
-        return _others_as_tensor(a, axis)
-    flat = values.reshape(-1) if axis is None else values
-    others = _exclusive_products(flat, 0 if axis is None else axis).reshape(values.shape)
-    return others.astype(values.dtype)
-
-
-def _others_as_tensor(a, axis: int | None):
-    """The products of the others as a graph, for a tensor with zeros under ``create_graph``:
-    row ``i`` of an (n, n, ...) stack is ``a`` with its ``i``-th element replaced by 1, and
-    its product is the product of the others (n squared elements, only on this rare path)."""
-    x = a.reshape(-1) if axis is None else a.transpose(0, axis)
-    n = x.shape[0]
-    own = np.eye(n, dtype=bool).reshape((n, n) + (1,) * (x.ndim - 1))
-    rows = x.unsqueeze(0).expand((n, *x.shape))
-    others = namespace(a).where(own, 1.0, rows).prod(1)
-    return others.reshape(a.shape) if axis is None else others.transpose(0, axis)
+def prod_safe_zeros_backward(grad, a, axis: int):
+    """The product of the others along ``axis`` with no division, safe with zeros (PyTorch's
+    ``prod_safe_zeros_backward``): the running product of the elements before each one
+    (``cumprod`` of ``[1, a0, a1, ...]``) times the one of the elements after it (the same
+    from the other end, flipped)."""
+    xp = namespace(grad)
+    shape = xp.data(a).shape
+    if 0 in shape:
+        return xp.broadcast_to(grad, shape)
+    n = shape[axis]
+    if n == 1:
+        return grad
+    ones = xp.ones(shape[:axis] + (1,) + shape[axis + 1 :], xp.dtype(grad))
+    before = xp.cumprod(xp.cat([ones, xp.narrow(a, axis, 0, n - 1)], axis), axis)
+    after = xp.cat([ones, xp.flip(xp.narrow(a, axis, 1, n - 1), axis)], axis)
+    return grad * (before * xp.flip(xp.cumprod(after, axis), axis))
 
 
 class Cumsum(ArrayFunction):
@@ -122,7 +108,10 @@ class Cumsum(ArrayFunction):
         ctx.axis = axis = wrap_dim(dim, a.ndim)
         if a.ndim == 0:
             return a.astype(_integer_result(a) or a.dtype)
-        out = c_order(np.cumsum(a, axis=axis, dtype=_integer_result(a)))
+        if a.dtype == np.float32:  # PyTorch carries the sum in double, rounds each element
+            out = c_order(np.cumsum(a, axis=axis, dtype=np.float64).astype(np.float32))
+        else:
+            out = c_order(np.cumsum(a, axis=axis, dtype=_integer_result(a)))
         if out.dtype.kind == "f":
             out += 0.0  # PyTorch's running sum starts at 0. (numpy's at the first -0.)
         return out

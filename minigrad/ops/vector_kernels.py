@@ -14,17 +14,24 @@ digits, or as 0. against 1e-9. This module redoes those steps exactly:
 - ``lane_sum``: ``vec::reduce_all``: fewer elements than a vector are added one after the
   other; more are added lane-wise (the tail into the first lanes), then the lanes folded in
   halves (8 + 8, 4 + 4, 2 + 2, 1 + 1 for float32).
-- ``fma``: a float32 multiply-add rounded once (computed in float64, exact for the product).
+- ``fma``: a multiply-add rounded once (``_fma``: exact in numpy, float32 and float64).
 
-float64 keeps numpy's ``exp`` (SLEEF's double ``exp`` and numpy's agree but for rare last
-bits) with PyTorch's order of operations. The emulation costs about 30 numpy calls, so the
-softmax ops use it for tensors of up to ``EXACT_UP_TO`` elements, what a lesson prints; a
-training batch keeps numpy's fused ufuncs, within an ulp of PyTorch.
+float64 takes SLEEF's double ``exp`` and an exact fused multiply-add from ``sleef_double``
+(numpy's float64 ``exp`` differs from SLEEF's in the last bit for 8 inputs in 100, which
+``softmax(x).sum()`` printed), and the scalar tails glibc's ``exp`` (``math.exp``; numpy's
+own differs from it for 5 inputs in 100). The emulation costs about 30 numpy calls (float64:
+about 150), so the softmax ops use it for tensors of up to ``EXACT_UP_TO`` elements, what a
+lesson prints; a training batch keeps numpy's fused ufuncs, within an ulp of PyTorch.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+from . import sleef_double
+from ._fma import fma as exact_fma
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -57,17 +64,14 @@ def _round32(x: np.ndarray) -> np.ndarray:
 
 
 def fma(a: np.ndarray, b, c) -> np.ndarray:
-    """``a * b + c`` rounded once in ``a``'s dtype (float32: the product is exact in
-    float64; float64 has no wider type here, so two roundings, as numpy)."""
-    if a.dtype == _F32:
-        return (a.astype(_F64) * b + c).astype(_F32)
-    return a * b + c
+    """``a * b + c`` rounded once in ``a``'s dtype, float32 or float64 (``_fma``)."""
+    return exact_fma(a, b, c)
 
 
 def vector_exp(a: np.ndarray) -> np.ndarray:
     """``exp`` as PyTorch's vectorised CPU code computes it (see the module docstring)."""
     if a.dtype != _F32:
-        return np.exp(a)
+        return sleef_double.exp(a)
     with np.errstate(all="ignore"):
         d = a.astype(_F64)
         q = np.rint(_round32(d * _R_LN2))
@@ -88,17 +92,30 @@ def vector_exp(a: np.ndarray) -> np.ndarray:
 
 
 def scalar_exp(a: np.ndarray) -> np.ndarray:
-    """``std::exp`` of the kernels' scalar tails: correctly rounded (nearly always)."""
+    """``std::exp`` of the kernels' scalar tails: correctly rounded (nearly always); float64
+    is glibc's ``exp`` itself (``math.exp``), element by element."""
     if a.dtype == _F32:
         return np.exp(a.astype(_F64)).astype(_F32)
-    return np.exp(a)
+    return _glibc_exp(a).reshape(a.shape)
+
+
+def _exp_or_inf(x: float) -> float:
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+_glibc_exp = np.vectorize(_exp_or_inf, otypes=[_F64])
 
 
 def lane_sum(v: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
     """``vec::reduce_all(+)`` over the last axis of ``v`` (keepdims): PyTorch's order.
 
     With ``w``, the sum of ``v * w`` as ``map2_reduce_all`` makes it: products rounded and
-    added lane-wise, but the last partial vector's multiply-add fused into one rounding.
+    added lane-wise, but float32's last partial vector's multiply-add fused into one rounding.
+    float64's lanes are folded one after the other (``vec_reduce_all`` has no SIMD fold for
+    double), float32's in halves (measured against torch).
     """
     n, lanes = v.shape[-1], LANES[v.dtype]
     if n < lanes:  # one partial vector: its lanes added one after the other
@@ -112,10 +129,15 @@ def lane_sum(v: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
         k = min(lanes, n - d)
         if w is None:
             acc[..., :k] += v[..., d : d + k]
-        elif k == lanes:
-            acc += v[..., d : d + k] * w[..., d : d + k]
-        else:  # the compiler fused the last partial vector's multiply-add (measured)
+        elif k == lanes or v.dtype != _F32:
+            acc[..., :k] += v[..., d : d + k] * w[..., d : d + k]
+        else:  # the compiler fused float's last partial multiply-add (measured; not double's)
             acc[..., :k] = fma(v[..., d : d + k], w[..., d : d + k], acc[..., :k])
+    if v.dtype != _F32:  # double's lanes are added one after the other (no SIMD fold)
+        out = acc[..., :1].copy()
+        for j in range(1, lanes):
+            out += acc[..., j : j + 1]
+        return out
     half = lanes // 2
     while half:
         acc = acc + acc[..., np.arange(lanes) ^ half]

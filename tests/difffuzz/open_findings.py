@@ -18,16 +18,6 @@ class Open:
 
 
 OPEN: tuple[Open, ...] = (
-    # left (FINDINGS.md): the create_graph endings' gradient graphs, and memory layouts that
-    # numpy chooses otherwise (binary ops of operands laid out differently, expand's size-1 strides)
-    # (and the gradient's grad_fn in those endings: a float32 leaf whose gradient passes a
-    # float64 op, cast at each node in PyTorch and at the leaf here, FINDINGS.md N1)
-    # (and layouts seen through reshape's node: a binary op of operands laid out differently,
-    # an advanced index's result)
-    Open(
-        "G1 graph structure",
-        r"^graph @|^grad_fn @ (create_graph\w*|flatten|reshape\w*)|^raises @ matmul\w*: ",
-    ),
     Open("V1 -0.0, nan and rounding in values and printed text", r"^(repr|values) @"),
 )
 

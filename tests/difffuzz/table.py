@@ -144,7 +144,9 @@ OPS: tuple[Op, ...] = (
     Op("std_dim", "{x}.std({dim})"),
     Op("prod", "{x}.prod()"),
     Op("prod_dim", "{x}.prod({dim})"),
-    Op("cumsum", "{x}.cumsum({dim})"),
+    # the two scans share cumsum's former weight: adding cumprod changed no other program
+    Op("cumsum", "{x}.cumsum({dim})", w=0.5),
+    Op("cumprod", "{x}.cumprod({dim})", w=0.5),
     Op("amax", "{x}.amax({dim})"),
     Op("amin", "T.amin({x}, {dim}, keepdim={kd})"),
     Op("logsumexp", "{x}.logsumexp({dim})"),

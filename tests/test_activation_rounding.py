@@ -66,6 +66,7 @@ def _assert_same_bits(got, want):
 
 ACTIVATIONS = {
     "gelu": lambda T, a: T.nn.functional.gelu(a),
+    "gelu tanh": lambda T, a: T.nn.functional.gelu(a, approximate="tanh"),
     "silu": lambda T, a: T.nn.functional.silu(a),
     "elu": lambda T, a: T.nn.functional.elu(a),
     "elu alpha 0.7": lambda T, a: T.nn.functional.elu(a, alpha=0.7),

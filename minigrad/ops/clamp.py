@@ -69,8 +69,8 @@ class ClampTensor(ArrayFunction):
         ctx.save_for_backward(a, lo, hi)
         # all three in PyTorch's result dtype: a 0-d float64 bound keeps a float32 x float32
         ctx.dtype = result_dtype(*[v for v in (a, lo, hi) if type(v) is np.ndarray])
-        shapes = [np.shape(v) for v in (a, lo, hi) if v is not None]
-        return clamp_as_pytorch(*_in_dtype((a, lo, hi), ctx.dtype), shapes)  # -0. at a tie
+        operands = [v for v in (a, lo, hi) if v is not None]  # their layouts, before the cast
+        return clamp_as_pytorch(*_in_dtype((a, lo, hi), ctx.dtype), operands)  # -0. at a tie
 
     @staticmethod
     def backward(ctx, grad):

@@ -329,6 +329,9 @@ class Expand(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if not ctx.shape and type(grad) is not np.ndarray:  # PyTorch's sum_to: down to 0-d it
-            return grad.sum()  # sums, even from 0-d (SumBackward0 under create_graph)
+        if not ctx.shape:  # PyTorch's sum_to: down to 0-d it sums, even from 0-d
+            if type(grad) is not np.ndarray:
+                return grad.sum()  # SumBackward0 under create_graph
+            if not grad.ndim:  # a sum from 0.: -0. gives 0.
+                return grad + grad.dtype.type(0)
         return namespace(grad).sum_to_shape(grad, ctx.shape)

@@ -9,9 +9,10 @@ As in PyTorch, the gradient is an op of its own (``gelu_backward``, node
 written here with the same operations so that third-order graphs are PyTorch's too. Values
 follow PyTorch's kernels step by step in the input's dtype: float32 through
 ``gelu_kernels.py`` (oneDNN's polynomial for contiguous tensors in the erf form, ATen's
-vector and scalar loops otherwise), float64 with erf, exp and tanh correctly rounded
-(float64 rounded once): ``1 + erf(x / sqrt 2)`` loses the digits of a very negative x exactly
-as PyTorch's does (gelu(-7.) is -0.).
+vector and scalar loops otherwise); float64, and float32 tensors of more than
+``cpu_loop_split.EXACT_UP_TO`` elements off oneDNN's path, with erf, exp and tanh correctly
+rounded (float64 rounded once): ``1 + erf(x / sqrt 2)`` loses the digits of a very negative
+x exactly as PyTorch's does (gelu(-7.) is -0.).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
 def gelu_values(x: np.ndarray, approximate: str) -> np.ndarray:
     """PyTorch's GeluKernelImpl, operation by operation in ``x``'s dtype."""
     c = lambda v: np.asarray(v, x.dtype)  # noqa: E731 - a constant in the kernel's dtype
-    if x.dtype == np.float32:  # oneDNN's kernel, or ATen's vector and scalar loops
+    if gelu_kernels.exact(approximate, x):  # oneDNN's kernel, or ATen's two loops
         return gelu_kernels.gelu_tanh(x) if approximate == "tanh" else gelu_kernels.gelu(x)
     if approximate == "tanh":
         inner = c(BETA_TANH) * (x + c(KAPPA) * (x * x * x))
@@ -62,7 +63,7 @@ def gelu_values(x: np.ndarray, approximate: str) -> np.ndarray:
 def gelu_backward_values(dy: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
     """PyTorch's GeluBackwardKernelImpl: ``dy * gelu'(x)``."""
     c = lambda v: np.asarray(v, x.dtype)  # noqa: E731
-    if x.dtype == np.float32 and dy.dtype == np.float32:
+    if gelu_kernels.exact(approximate, x, dy):
         if approximate == "tanh":
             return gelu_kernels.gelu_tanh_backward(dy, x)
         return gelu_kernels.gelu_backward(dy, x)

@@ -25,7 +25,7 @@ import numpy as np
 
 from . import libm_float32, onednn_gelu, sleef_float32
 from ._fma import fma
-from .cpu_loop_split import split
+from .cpu_loop_split import EXACT_UP_TO, split
 from .vector_kernels import vector_exp
 
 _F32 = np.float32
@@ -41,6 +41,15 @@ _A = [_F32(c) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.
 def uses_onednn(x: np.ndarray) -> bool:
     """PyTorch's ``use_mkldnn(self)``: contiguous float32 with more than one element."""
     return x.dtype == _F32 and x.size > 1 and x.flags.c_contiguous
+
+
+def exact(approximate: str, x: np.ndarray, *others: np.ndarray) -> bool:
+    """Whether these kernels compute the gelu (or its gradient) of ``x``: float32, and either
+    oneDNN's path (as fast as numpy's correctly rounded erf, so at any size) or at most
+    ``EXACT_UP_TO`` elements."""
+    if x.dtype != _F32 or any(o.dtype != _F32 for o in others):
+        return False
+    return x.size <= EXACT_UP_TO or (approximate == "none" and uses_onednn(x))
 
 
 def _vector_erf(v: np.ndarray) -> np.ndarray:

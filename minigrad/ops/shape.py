@@ -96,6 +96,7 @@ class View(ArrayFunction):
         vc = result._vc = a._vc
         result._base = a if a._base is None else a._base
         result._view_version = vc[0]
+        result._no_grad_view = not _state.enabled or (a._base is not None and a._no_grad_view)
         if (a._requires_grad or follows_base(a)) and _state.enabled:
             result._grad_fn = ctx = node(cls, (edge(a),))
             result._requires_grad = True

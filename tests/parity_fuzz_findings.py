@@ -1053,4 +1053,18 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(g)
         graph(g)
     """,
+    # G1 (--replay 8485, 9146, 15120): a binary op of operands laid out differently is laid
+    # out as PyTorch's TensorIterator does (the first operand with an opinion decides; numpy
+    # takes C order), which shows through reshape/flatten's node and contiguous()
+    "binary_op_layout_follows_the_first_operand": """
+        a = T.arange(6.).reshape(2, 3).t().requires_grad_()
+        c = T.arange(6.).reshape(3, 2) + 1
+        p = T.arange(24.).reshape(2, 3, 4).permute(2, 0, 1)
+        q = T.arange(24.).reshape(4, 2, 3) + 1
+        for y in (a * c, c * a, a + c, a - 1 - c, c / a, a * c[0], c[:, :1] * a,
+                  T.maximum(a, c), p + q, q * p, p * q[:, :1], p[:1] + q, a.where(a > 2, c),
+                  T.where(c > 2, c, a), T.nn.functional.l1_loss(a, c, reduction='none')):
+            show(y.is_contiguous(), y.flatten(), y.reshape(-1, 2), y.contiguous(), y.view(-1)
+                 if y.is_contiguous() else y.transpose(0, -1).is_contiguous())
+    """,
 }

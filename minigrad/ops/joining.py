@@ -7,6 +7,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import broadcast_shapes
+from ._output_layout import iterator_layout
 from .namespace import namespace
 
 
@@ -90,7 +91,7 @@ class Where(ArrayFunction):
         ctx.condition = condition
         ctx.save_for_backward(condition)  # PyTorch saves it: a second backward raises
         try:
-            return np.where(condition, a, b)
+            return iterator_layout(np.where(condition, a, b), (condition, a, b))
         except ValueError:
             broadcast_shapes(np.shape(condition), np.shape(a), np.shape(b))  # PyTorch's error
             raise

@@ -1066,5 +1066,22 @@ FUZZ_FINDINGS: dict[str, str] = {
                   T.where(c > 2, c, a), T.nn.functional.l1_loss(a, c, reduction='none')):
             show(y.is_contiguous(), y.flatten(), y.reshape(-1, 2), y.contiguous(), y.view(-1)
                  if y.is_contiguous() else y.transpose(0, -1).is_contiguous())
+        # cat and stack allocate in C order (cat: channels-last when every input is), numpy
+        # follows the inputs (--replay 18614: an expanded input)
+        e = T.tensor([3., -0.25, 0.5]).expand(3, 1, 3).requires_grad_()
+        n = T.arange(24.).reshape(1, 2, 3, 4).permute(0, 3, 1, 2)
+        for y in (T.cat((e, e)), T.stack((e, e)), T.cat((a, a)), T.cat((a, c.t()), 1),
+                  T.stack((a, a), 2), T.cat((n, n)), T.cat((n, n), 1), T.cat((n, n.contiguous()))):
+            show(y.is_contiguous(), y.flatten(), y.transpose(0, 1).reshape(-1))
+        # ones_like & co keep the layout (preserve_format): the gradient of a transposed output
+        # given as ones_like(it) reaches a view's backward as a C-ordered tensor (--replay 15089)
+        for like in (T.ones_like, T.zeros_like, T.empty_like, lambda t: T.full_like(t, 2.5)):
+            for t in (a, p, e, a[::2], c):
+                show(like(t).is_contiguous(), like(t).transpose(0, 1).is_contiguous(), like(t).shape)
+        y = (a + c).reshape(3, 2).mH
+        v = T.ones_like(y).requires_grad_()
+        (g,) = T.autograd.grad(y, a, v, create_graph=True)
+        show(g)
+        graph(g)
     """,
 }

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["iterator_layout"]
+__all__ = ["cat_layout", "iterator_layout"]
 
 
 def iterator_layout(out: np.ndarray, operands: tuple) -> np.ndarray:
@@ -62,3 +62,32 @@ def iterator_layout(out: np.ndarray, operands: tuple) -> np.ndarray:
     result = np.empty([shape[d] for d in outer_first], out.dtype).transpose(np.argsort(outer_first))
     result[...] = out
     return result
+
+
+def cat_layout(out: np.ndarray, inputs: list) -> np.ndarray:
+    """``cat``'s result as PyTorch allocates it: C order, or channels-last when every input is
+    a 4-d tensor laid out channels-last (``suggest_memory_format``); numpy's concatenate
+    follows its inputs' strides (an expanded input gives a strided result)."""
+    if out.ndim == 4 and all(a.ndim == 4 and _channels_last(a) for a in inputs):
+        if _channels_last(out):
+            return out
+        result = np.empty([out.shape[d] for d in (0, 2, 3, 1)], out.dtype).transpose(0, 3, 1, 2)
+        result[...] = out
+        return result
+    return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+
+
+def _channels_last(a: np.ndarray) -> bool:
+    """c10's ``is_channels_last_strides_2d``: strides growing over C, W, H, N (ambiguous
+    cases are NCHW)."""
+    strides = [s // a.itemsize for s in a.strides]
+    if strides[1] == 0:
+        return False
+    low = 0
+    for d in (1, 3, 2, 0):
+        if a.shape[d] == 0 or strides[d] < low:
+            return False
+        if d == 0 and low == strides[1]:
+            return False
+        low = strides[d] * (a.shape[d] if a.shape[d] > 1 else 1)
+    return True

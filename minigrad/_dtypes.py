@@ -209,9 +209,20 @@ def result_dtype(*arrays: np.ndarray) -> np.dtype:
     dims = [a.dtype for a in arrays if a.ndim]
     zero = [a.dtype for a in arrays if not a.ndim]
     if not dims or not zero:
-        return np.result_type(*(dims or zero))
+        return _no_wider_float(np.result_type(*(dims or zero)), dims or zero)
     high, low = np.result_type(*zero), np.result_type(*dims)
-    return high if _CATEGORY[high.kind] > _CATEGORY[low.kind] else low
+    if _CATEGORY[high.kind] > _CATEGORY[low.kind]:
+        return _no_wider_float(high, zero)
+    return _no_wider_float(low, dims)
+
+
+def _no_wider_float(dtype: np.dtype, given: list) -> np.dtype:
+    """A float with integers is that float in PyTorch (float32 and int32: float32), where
+    numpy widens it to hold every int32 (float64)."""
+    floats = [d for d in given if d.kind == "f"]
+    if dtype.kind == "f" and floats and dtype not in floats:
+        return max(floats, key=lambda d: d.itemsize)
+    return dtype
 
 
 def promote_pair(a, b) -> tuple:

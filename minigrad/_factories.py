@@ -18,6 +18,7 @@ import numpy as np
 from . import _dtypes
 from ._dtypes import Size, dtype, to_numpy_dtype
 from .creation import _finish
+from .ops.number_range import check_number_fits
 from .tensor import Tensor
 
 __all__ = [
@@ -110,7 +111,8 @@ def full(
         raise TypeError(
             f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}"
         )
-    array = np.full(_size((size,), "full"), fill_value, _float_dtype(dtype))
+    shape, np_dtype = _size((size,), "full"), _float_dtype(dtype)
+    array = np.full(shape, check_number_fits(fill_value, np_dtype, filling=True), np_dtype)
     return _finish(array, requires_grad, "full")
 
 
@@ -196,4 +198,5 @@ def empty_like(t: Tensor, dtype=None, requires_grad: bool = False, **_) -> Tenso
 
 def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False, **_) -> Tensor:
     _, d = _like(t, dtype)
-    return _finish(_filled_like(t, d, fill_value), requires_grad, "full_like")
+    value = check_number_fits(fill_value, d, filling=True)  # PyTorch's range check
+    return _finish(_filled_like(t, d, value), requires_grad, "full_like")

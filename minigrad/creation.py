@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _dtypes
 from ._dtypes import dtype, from_numpy_dtype, to_numpy_dtype
+from ._element_range import checked_ints, exact_ints
 from ._quiet import loud, quiet
 from ._typename import type_name
 from .tensor import Tensor, new_tensor
@@ -121,6 +122,7 @@ def _check_structure(data: Any, sizes: list[int], dim: int, np_dtype: np.dtype) 
 
 _PLAIN = frozenset((float, int, bool))
 _INFERRED = {"f": None, "i": _I64, "b": _BOOL}
+_READ = frozenset("fiub")  # numpy's readings of plain numbers (object: an int beyond 64 bits)
 
 
 def _number_types(data: list) -> set:
@@ -176,10 +178,20 @@ def _converted(data: Any, np_dtype: np.dtype | None) -> np.ndarray:
             array = np.array(data)
         except ValueError:  # ragged
             array = None
-        if array is not None and array.dtype.kind in _INFERRED:
+        if array is not None and array.dtype.kind in _READ:
+            if types is None:
+                types = {type(data)}
+            kind = "f" if float in types or not types else "i" if int in types else "b"
             if np_dtype is None:
-                np_dtype = _INFERRED[array.dtype.kind] or _dtypes.get_default_dtype().numpy
-            return array.astype(np_dtype, copy=False)
+                np_dtype = _INFERRED[kind] or _dtypes.get_default_dtype().numpy
+            if np_dtype.kind in "iu":  # each number range-checked, as PyTorch
+                return checked_ints(array, data, np_dtype, types == _FLOAT)
+            if kind != "f" and array.dtype.kind == "f":  # ints beyond int64: [1, 2**63]
+                array = None  # the careful path refuses them if it must
+            else:
+                return array.astype(np_dtype, copy=False)
+    if isinstance(data, np.generic) and np_dtype is not None and np_dtype.kind in "iu":
+        return exact_ints(data, np_dtype, ())  # a number: range-checked, not cast
     if isinstance(data, (np.ndarray, np.generic)):
         if np_dtype is None:
             from_numpy_dtype(data.dtype)  # TypeError for unsupported dtypes
@@ -193,6 +205,8 @@ def _converted(data: Any, np_dtype: np.dtype | None) -> np.ndarray:
     if np_dtype is None:
         np_dtype = _scalar_type(data)
     _check_structure(data, sizes, 0, np_dtype)
+    if np_dtype.kind in "iu":  # each number range-checked, as PyTorch
+        return exact_ints(data, np_dtype, tuple(sizes))
     return np.array(_nested_arrays(data), dtype=np_dtype).reshape(sizes)
 
 

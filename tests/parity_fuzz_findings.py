@@ -1077,7 +1077,8 @@ FUZZ_FINDINGS: dict[str, str] = {
         # given as ones_like(it) reaches a view's backward as a C-ordered tensor (--replay 15089)
         for like in (T.ones_like, T.zeros_like, T.empty_like, lambda t: T.full_like(t, 2.5)):
             for t in (a, p, e, a[::2], c):
-                show(like(t).is_contiguous(), like(t).transpose(0, 1).is_contiguous(), like(t).shape)
+                y = like(t)
+                show(y.is_contiguous(), y.transpose(0, 1).is_contiguous(), y.shape)
         y = (a + c).reshape(3, 2).mH
         v = T.ones_like(y).requires_grad_()
         (g,) = T.autograd.grad(y, a, v, create_graph=True)

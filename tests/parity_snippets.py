@@ -1816,6 +1816,14 @@ from parity_fuzz_errors import FUZZ_ERRORS  # noqa: E402 - the fuzzer's error fi
 
 SNIPPETS.update(FUZZ_ERRORS)
 
+from parity_number_ranges import NUMBER_RANGES  # noqa: E402 - numbers that do not fit their dtype
+
+SNIPPETS.update(NUMBER_RANGES)
+
 from parity_grad_values import GRAD_VALUES  # noqa: E402 - gradient values in PyTorch's order
 
 SNIPPETS.update(GRAD_VALUES)
+
+from parity_no_grad_views import NO_GRAD_VIEWS  # noqa: E402 - views made under no_grad
+
+SNIPPETS.update(NO_GRAD_VIEWS)

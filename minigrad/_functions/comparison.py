@@ -10,7 +10,7 @@ import numpy as np
 
 from .._dtypes import get_default_dtype, promote_pair
 from ..ops._common import LEGACY_NAMES, broadcast_shapes
-from ..ops.number_range import wrap_int
+from ..ops.number_range import check_scalar_int, wrap_int
 from ..tensor import Tensor, new_tensor, wrap_dim
 from ._args import _operand
 
@@ -24,8 +24,11 @@ def _compare(ufunc):
             return NotImplemented
         b = other._data if isinstance(other, Tensor) else other
         a = self._data if isinstance(self, Tensor) else self
-        if type(b) is int and type(a) is np.ndarray and a.dtype.kind in "iub":
-            b = wrap_int(b, a.dtype)  # uint8 < -2 compares with 254, as PyTorch
+        if type(b) is int and type(a) is np.ndarray:
+            if a.dtype.kind in "iub":
+                b = wrap_int(b, a.dtype)  # uint8 < -2 compares with 254, as PyTorch
+            else:
+                check_scalar_int(b)  # float_tensor < 2**64 is refused too
         if type(b) is float and getattr(a, "dtype", _F).kind in "biu":  # in the default float
             a = a.astype(get_default_dtype().numpy)  # dtype, as PyTorch: 16777217 <= 16777216.0
         else:

@@ -18,7 +18,7 @@ from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
 from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
 from ..ops._output_layout import iterator_layout
-from ..ops.number_range import wrap_int
+from ..ops.number_range import check_scalar_int, wrap_int
 from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
 from .accumulate_grad import AccumulateGrad, accumulator_of, sum_to_shape
@@ -84,6 +84,9 @@ def _apply_arrays(cls, *args: Any) -> Tensor:
         result._vc = base._vc
         result._base = base if base._base is None else base._base
         result._view_version = base._vc[0]
+        result._no_grad_view = not _grad_state.enabled or (
+            base._base is not None and base._no_grad_view
+        )
     if requires:
         ctx._next = tuple(nexts)
         ctx._seq = next(sequence)
@@ -137,6 +140,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
         result._vc = a._vc
         result._base = a if a._base is None else a._base
         result._view_version = a._vc[0]
+        result._no_grad_view = not _grad_state.enabled or (a._base is not None and a._no_grad_view)
     if not requires:
         return result
     fn = a._grad_fn if a._base is None else view_history(a)
@@ -173,16 +177,22 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
             ar = a._base._requires_grad
     else:
         ad, ar = a, False
-        if type(a) is int and isinstance(b, Tensor) and b._data.dtype.kind in "iub":
-            ad = wrap_int(a, b._data.dtype, cls.true_division)  # -2 + uint8: wraps, as PyTorch
+        if type(a) is int and isinstance(b, Tensor):
+            if b._data.dtype.kind in "iub":
+                ad = wrap_int(a, b._data.dtype, cls.true_division)  # -2 + uint8: wraps
+            elif not -(2**63) <= a < 2**64:
+                check_scalar_int(a)  # 2**64 * float_tensor: refused, as PyTorch
     if isinstance(b, Tensor):
         bd, br = b._data, b._requires_grad
         if not br and b._base is not None:
             br = b._base._requires_grad
     else:
         bd, br = b, False
-        if type(b) is int and type(ad) is _ndarray and ad.dtype.kind in "iub":
-            bd = wrap_int(b, ad.dtype, cls.true_division)  # uint8 + -2: wraps, as PyTorch
+        if type(b) is int and type(ad) is _ndarray:
+            if ad.dtype.kind in "iub":
+                bd = wrap_int(b, ad.dtype, cls.true_division)  # uint8 + -2: wraps, as PyTorch
+            elif not -(2**63) <= b < 2**64:
+                check_scalar_int(b)  # float_tensor * 2**64: refused, as PyTorch
     mixed = None
     if type(ad) is _ndarray and type(bd) is _ndarray and ad.dtype is not bd.dtype:
         mixed = (ad.dtype, bd.dtype)  # their gradients may need a cast (WithCasts)

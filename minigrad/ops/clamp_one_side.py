@@ -66,9 +66,9 @@ class ClampMinTensor(ArrayFunction):
     def forward(ctx, a, lo):
         ctx.save_for_backward(a, lo)
         ctx.dtype = result_dtype(a, lo)  # compared in PyTorch's result dtype, as it compares
-        shapes = [np.shape(a), np.shape(lo)]
+        operands = [a, lo]  # their layouts, before the cast
         a, lo = _in_dtype((a, lo), ctx.dtype)
-        return clamp_as_pytorch(a, lo, None, shapes)
+        return clamp_as_pytorch(a, lo, None, operands)
 
     @staticmethod
     def backward(ctx, grad):
@@ -87,9 +87,9 @@ class ClampMaxTensor(ArrayFunction):
     def forward(ctx, a, hi):
         ctx.save_for_backward(a, hi)
         ctx.dtype = result_dtype(a, hi)
-        shapes = [np.shape(a), np.shape(hi)]
+        operands = [a, hi]  # their layouts, before the cast
         a, hi = _in_dtype((a, hi), ctx.dtype)
-        return clamp_as_pytorch(a, None, hi, shapes)
+        return clamp_as_pytorch(a, None, hi, operands)
 
     @staticmethod
     def backward(ctx, grad):

@@ -7,9 +7,12 @@ The activation of transformers: smooth, nearly 0 for very negative x, nearly x f
 As in PyTorch, the gradient is an op of its own (``gelu_backward``, node
 ``GeluBackwardBackward0``), and that op's own gradient is PyTorch's ``gelu_double_backward``,
 written here with the same operations so that third-order graphs are PyTorch's too. Values
-follow PyTorch's kernels step by step in the input's dtype, with erf, exp and tanh correctly
-rounded (float64 rounded once): in float32 ``1 + erf(x / sqrt 2)`` loses the digits of a very
-negative x exactly as PyTorch's does (gelu(-7.) is -0.).
+follow PyTorch's kernels step by step in the input's dtype: float32 through
+``gelu_kernels.py`` (oneDNN's polynomial for contiguous tensors in the erf form, ATen's
+vector and scalar loops otherwise); float64, and float32 tensors of more than
+``cpu_loop_split.EXACT_UP_TO`` elements off oneDNN's path, with erf, exp and tanh correctly
+rounded (float64 rounded once): ``1 + erf(x / sqrt 2)`` loses the digits of a very negative
+x exactly as PyTorch's does (gelu(-7.) is -0.).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, new_tensor
 from . import arithmetic as A
+from . import gelu_kernels
 from ._common import LEGACY_NAMES
 from .arithmetic import AddScalar, MulScalar
 from .hyperbolic import Cosh
@@ -48,18 +52,21 @@ def _erf(x: np.ndarray) -> np.ndarray:
 def gelu_values(x: np.ndarray, approximate: str) -> np.ndarray:
     """PyTorch's GeluKernelImpl, operation by operation in ``x``'s dtype."""
     c = lambda v: np.asarray(v, x.dtype)  # noqa: E731 - a constant in the kernel's dtype
+    if gelu_kernels.exact(approximate, x):  # oneDNN's kernel, or ATen's two loops
+        return gelu_kernels.gelu_tanh(x) if approximate == "tanh" else gelu_kernels.gelu(x)
     if approximate == "tanh":
         inner = c(BETA_TANH) * (x + c(KAPPA) * (x * x * x))
         return c(0.5) * x * (c(1) + _exact(np.tanh, inner))
-    out = x * c(0.5) * (c(1) + _erf(x * c(SQRT1_2)))
-    if x.dtype == np.float32:  # PyTorch's float32 kernel (oneDNN's) gives nan for inf
-        out = np.where(np.isposinf(x), np.asarray(np.nan, x.dtype), out)
-    return out
+    return x * c(0.5) * (c(1) + _erf(x * c(SQRT1_2)))
 
 
 def gelu_backward_values(dy: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
     """PyTorch's GeluBackwardKernelImpl: ``dy * gelu'(x)``."""
     c = lambda v: np.asarray(v, x.dtype)  # noqa: E731
+    if gelu_kernels.exact(approximate, x, dy):
+        if approximate == "tanh":
+            return gelu_kernels.gelu_tanh_backward(dy, x)
+        return gelu_kernels.gelu_backward(dy, x)
     if approximate == "tanh":
         x_sq = x * x
         inner = c(BETA_TANH) * (x + c(KAPPA) * (x_sq * x))

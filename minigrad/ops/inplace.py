@@ -18,7 +18,7 @@ from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_output import multi_view_error, multi_view_of
-from ..autograd.views import rebase_view, view_history
+from ..autograd.views import no_grad_view_error, rebase_view, view_history
 from ..tensor import Tensor, follows_base, new_tensor
 from . import arithmetic as A
 from ._common import LEGACY_NAMES
@@ -34,6 +34,8 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         check_inference(t)
     if not _grad_state.enabled:
         return False
+    if t._base is not None and t._no_grad_view and _needs_grad(t, others):
+        raise no_grad_view_error(t, indirect=False)
     if t._base is not None and t._grad_fn is not None and multi_view_of(t) is not None:
         raise multi_view_error(t)  # an output of unbind, split ... (or a view of one)
     if t._requires_grad and t._grad_fn is None:
@@ -55,6 +57,15 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
     return False
 
 
+def _needs_grad(t: Tensor, others: tuple) -> bool:
+    """Whether the in-place op on ``t`` would be recorded: an input requires grad."""
+    return (
+        t._requires_grad
+        or follows_base(t)
+        or any(isinstance(o, Tensor) and (o._requires_grad or follows_base(o)) for o in others)
+    )
+
+
 def check_inference(t: Tensor, through_index: bool = False) -> None:
     """PyTorch refuses in-place changes to an inference tensor outside inference mode, except
     an op on a ``detach()``ed or ``.data`` copy itself (not on a view of it, not ``t[i] = v``)."""
@@ -69,9 +80,10 @@ def check_inference(t: Tensor, through_index: bool = False) -> None:
 
 
 def _snapshot(t: Tensor) -> Tensor:
-    """``t``'s old value with its old history: the input of the op an in-place change records."""
+    """``t``'s old value with its old history: the input of the op an in-place change records
+    (copied in its memory order: a float32 kernel's rounding depends on the layout)."""
     history = t._grad_fn if t._base is None else view_history(t)
-    old = new_tensor(t._data.copy(), history, t._requires_grad)
+    old = new_tensor(t._data.copy(order="K"), history, t._requires_grad)
     old._accumulator = t._accumulator
     return old
 

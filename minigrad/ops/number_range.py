@@ -18,17 +18,18 @@ _OVERFLOW_NAMES = {  # the C types PyTorch's range check names
 
 
 def check_number_fits(value, dtype: np.dtype, filling: bool):
-    """PyTorch converts a Python number to the tensor's type with a range check (``t[i] = v``,
-    ``fill_``): an integer must fit in 64 bits; integer types take an int down to minus their
-    maximum (two's complement wraps) and a float within their range; float32 a finite float
-    within its range (float16 only in ``fill_``: ``t[i] = v`` rounds to inf). Returns the
-    number to write (a negative int wrapped into an unsigned type)."""
+    """PyTorch converts a Python number to the tensor's type with a range check (``t[i] = v``;
+    ``filling``: through a Scalar, as ``fill_``, ``full`` and ``full_like`` do): an integer
+    must fit in 64 bits (a Scalar's: signed, or unsigned up to 2**64 - 1); integer types take
+    an int down to minus their maximum (two's complement wraps) and a float within their
+    range; float32 a finite float within its range (float16 only when filling: ``t[i] = v``
+    rounds to inf). Returns the number to write (a negative int wrapped into unsigned)."""
     if type(value) is bool or not isinstance(value, (int, float)):
         return value
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
-        if filling:
-            raise OverflowError("int too big to convert")
-        raise ValueError("Overflow when unpacking long long")
+        if not filling:
+            raise ValueError("Overflow when unpacking long long")
+        check_scalar_int(value)  # from 2**63 to 2**64 - 1: unsigned, out of every int type
     name = _OVERFLOW_NAMES.get(dtype)
     if name is None:
         return value
@@ -48,10 +49,40 @@ def check_number_fits(value, dtype: np.dtype, filling: bool):
     return value
 
 
+_I64 = np.dtype(np.int64)
+
+
+def scalar_beside(value, dtype: np.dtype, default_float: np.dtype):
+    """A Python number as ``where``, ``clamp`` and ``masked_fill`` read it beside a tensor of
+    ``dtype``: PyTorch converts it, with the range check of ``check_number_fits``, to the
+    result's dtype (``dtype``; a float beside integers or bools, ``default_float``; an int
+    beside bools, int64): ``uint8.clamp_min(-1)`` clamps at 255, ``int8.clamp_max(300)`` and
+    ``float32.clamp(max=1e300)`` raise. ``masked_fill`` passes its own dtype, which it keeps."""
+    if type(value) is bool or not isinstance(value, (int, float)):
+        return value
+    if dtype.kind in "iub" and isinstance(value, float):
+        dtype = default_float
+    elif dtype.kind == "b":
+        if value >= 2**63:
+            wrap_int(value, dtype)  # PyTorch refuses to promote bool with uint64
+        dtype = _I64
+    return check_number_fits(value, dtype, filling=True)
+
+
 _WRAP = {  # an integer dtype's lowest value and the count of its values
     np.dtype(t): (int(np.iinfo(t).min), 2 ** np.iinfo(t).bits)
     for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)
 }
+
+
+def check_scalar_int(value: int) -> None:
+    """PyTorch holds a Python int given to an op (``x * n``, ``fill_(n)``) in a Scalar: 64
+    bits, signed or (from 2**63) unsigned. Beyond that it refuses the int, whatever the
+    tensor's dtype: ``float_tensor * 2**64`` raises too, where numpy would compute."""
+    if value >= 2**64:
+        raise OverflowError("int too big to convert")
+    if value < -(2**63):
+        raise OverflowError("can't convert negative int to unsigned")
 
 
 def wrap_int(value: int, dtype: np.dtype, true_division: bool = False) -> int | float:
@@ -61,10 +92,7 @@ def wrap_int(value: int, dtype: np.dtype, true_division: bool = False) -> int | 
     casts it to the tensor's dtype as C does, keeping the low bits: ``uint8 + -2`` adds 254,
     ``int32 < 2**40`` compares with 0. A true division takes the number as a float instead.
     numpy (NEP 50) would raise OverflowError for any number outside the dtype."""
-    if value >= 2**64:
-        raise OverflowError("int too big to convert")
-    if value < -(2**63):
-        raise OverflowError("can't convert negative int to unsigned")
+    check_scalar_int(value)
     limits = _WRAP.get(dtype)
     if limits is None:  # bool: the int's own int64 type
         if value >= 2**63:
@@ -85,7 +113,10 @@ def int_operand(array, number):
     """``number`` as the scalar ops (``number - t``, ``t // number``, ``number ** t``...)
     read it beside ``array``: wrapped when it is an int and the array integer or bool."""
     dtype = getattr(array, "dtype", None)
-    if type(number) is not int or not isinstance(dtype, np.dtype) or dtype.kind not in "iub":
+    if type(number) is not int or not isinstance(dtype, np.dtype):
+        return number
+    if dtype.kind not in "iub":
+        check_scalar_int(number)
         return number
     return wrap_int(number, dtype)
 
@@ -93,10 +124,7 @@ def int_operand(array, number):
 def check_int_exponent(value: int, dtype: np.dtype) -> None:
     """``int_tensor ** number``: PyTorch refuses an exponent its dtype cannot hold (it does
     not wrap it as other operands), a negative one, and one beyond 64 bits."""
-    if value >= 2**64:
-        raise OverflowError("int too big to convert")
-    if value < -(2**63):
-        raise OverflowError("can't convert negative int to unsigned")
+    check_scalar_int(value)
     if value >= 2**63:
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
     if value < 0:

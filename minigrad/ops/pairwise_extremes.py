@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import result_dtype
 from ..autograd.function import ArrayFunction
 from ._simd_ties import extreme_as_pytorch
 from .arithmetic import DivScalar, MaskedFill
 from .namespace import namespace
+
+
+def _in_dtype(a: np.ndarray, b: np.ndarray) -> tuple:
+    """Both in PyTorch's result dtype, which it compares in (and vectorises by): float32
+    and int32 are float32 there (numpy's float64)."""
+    dtype = result_dtype(a, b)
+    return a.astype(dtype, copy=False), b.astype(dtype, copy=False)
 
 
 def split_between(grad, a_loses: np.ndarray, b_loses: np.ndarray, tie: np.ndarray) -> tuple:
@@ -38,7 +46,7 @@ class Maximum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return extreme_as_pytorch(np.maximum, a, b)  # which of 0. and -0. at a tie
+        return extreme_as_pytorch(np.maximum, *_in_dtype(a, b), [a, b])  # 0. or -0. at a tie
 
     @staticmethod
     def backward(ctx, grad):
@@ -54,7 +62,7 @@ class Minimum(ArrayFunction):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return extreme_as_pytorch(np.minimum, a, b)
+        return extreme_as_pytorch(np.minimum, *_in_dtype(a, b), [a, b])
 
     @staticmethod
     def backward(ctx, grad):

@@ -13,6 +13,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES, c_order
+from ._reduction_ties import reduced_extreme
 from .arithmetic import MaskedFill
 from .namespace import NumpyNamespace, namespace
 from .reduction import reduce_dims
@@ -148,7 +149,7 @@ class Amax(ArrayFunction):
 
     node_name = "AmaxBackward0"
     n_params = 2
-    _pick = staticmethod(np.max)
+    _largest = True
     _name = "amax"
 
     @classmethod
@@ -166,7 +167,7 @@ class Amax(ArrayFunction):
                 f"{cls._name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        out = c_order(cls._pick(a, axis=axes, keepdims=keepdim))
+        out = c_order(reduced_extreme(a, axes, keepdim, cls._largest))  # PyTorch's zero at a tie
         ctx.save_for_backward(a, out)
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.lift = a.ndim == 0 and dim is not None and not keepdim  # see backward
@@ -189,7 +190,7 @@ class Amax(ArrayFunction):
 
 class Amin(Amax):
     node_name = "AminBackward0"
-    _pick = staticmethod(np.min)
+    _largest = False
     _name = "amin"
 
 

@@ -10,7 +10,9 @@ Each backward is PyTorch's formula (tools/autograd/derivatives.yaml): softplus's
 gradients are ops of their own (``SoftplusBackwardBackward0``, ``EluBackwardBackward0``) whose
 gradients are PyTorch's double-backward formulas; silu's gradient, when it is to be
 differentiated again, is PyTorch's ``grad * s * (1 + x * (1 - s))`` with ``s = sigmoid(x)``,
-op by op. Values follow PyTorch's kernels in the input's dtype, exp correctly rounded.
+op by op. Values follow PyTorch's kernels in the input's dtype: float32 through
+``smooth_kernels.py`` (SLEEF's functions in the vectorised blocks, glibc's elsewhere),
+float64 and float32 above ``EXACT_UP_TO`` elements with exp, expm1 and log1p correctly rounded.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, new_tensor
 from . import arithmetic as A
+from . import smooth_kernels as K
 from ._common import LEGACY_NAMES
 from .arithmetic import AddScalar, MulScalar
+from .cpu_loop_split import EXACT_UP_TO
 from .namespace import namespace
 from .unary import Sigmoid, SigmoidBackward
 
@@ -33,6 +37,12 @@ def _exact(fn, x: np.ndarray) -> np.ndarray:
     if x.dtype is _F32:
         return fn(x.astype(np.float64)).astype(_F32)
     return fn(x)
+
+
+def _float32(*arrays: np.ndarray) -> bool:
+    """Whether PyTorch's float32 kernels (``smooth_kernels.py``) compute this: float32 of up
+    to ``EXACT_UP_TO`` elements (larger tensors take the faster formulas below)."""
+    return all(a.dtype is _F32 and a.size <= EXACT_UP_TO for a in arrays)
 
 
 def _floats_only(a: np.ndarray, kernel: str) -> None:
@@ -60,6 +70,8 @@ class Softplus(ArrayFunction):
         _floats_only(a, "softplus_cpu")
         ctx.save_for_backward(a)
         ctx.beta, ctx.threshold = beta, threshold
+        if _float32(a):
+            return K.softplus(a, beta, threshold)
         x = a * beta
         soft = _exact(np.log1p, _exact(np.exp, x)) / np.asarray(beta, a.dtype)
         return np.where(x > threshold, a, soft)
@@ -82,6 +94,8 @@ class SoftplusBackward(ArrayFunction):
     def forward(ctx, grad, a, beta, threshold):
         ctx.save_for_backward(grad, a)
         ctx.beta, ctx.threshold = beta, threshold
+        if _float32(grad, a):
+            return K.softplus_backward(grad, a, beta, threshold)
         x = a * beta
         z = _exact(np.exp, x)
         return np.where(x > threshold, grad, grad * z / (z + np.asarray(1, z.dtype)))
@@ -113,6 +127,8 @@ class Silu(ArrayFunction):
     def forward(ctx, a):
         _floats_only(a, "silu_cpu")
         ctx.save_for_backward(a)
+        if _float32(a):
+            return K.silu(a)
         return a / (np.asarray(1, a.dtype) + _exact(np.exp, -a))
 
     @staticmethod
@@ -123,6 +139,8 @@ class Silu(ArrayFunction):
             one = new_tensor(np.asarray(1.0, s._data.dtype))
             right = AddScalar.call(a * A.Sub.apply(one, s), 1.0)  # PyTorch's C++ makes it first
             return grad * s * right
+        if _float32(grad, a):
+            return K.silu_backward(grad, a)
         s = _sigmoid(a)  # silu_backward's kernel
         one = np.asarray(1, a.dtype)
         return grad * s * (one + a * (one - s))
@@ -172,6 +190,8 @@ class EluInPlace(Elu):
 
 def elu_values(a: np.ndarray, alpha, scale, input_scale) -> np.ndarray:
     """PyTorch's elu kernel: ``expm1(x * input_scale) * alpha * scale`` where x <= 0."""
+    if _float32(a):
+        return K.elu(a, alpha, scale, input_scale)
     c = lambda v: np.asarray(v, a.dtype)  # noqa: E731 - a Scalar in the kernel's dtype
     negative = _exact(np.expm1, a * c(input_scale)) * (c(alpha) * c(scale))
     return np.where(a <= 0, negative, a * c(scale))
@@ -207,6 +227,8 @@ class EluBackward(ArrayFunction):
     def forward(ctx, grad, b, alpha, scale, input_scale, is_result):
         ctx.save_for_backward(grad, b)
         ctx.alpha, ctx.scale, ctx.input_scale, ctx.is_result = alpha, scale, input_scale, is_result
+        if _float32(grad, b):
+            return K.elu_backward(grad, b, alpha, scale, input_scale, is_result)
         c = lambda v: np.asarray(v, grad.dtype)  # noqa: E731
         negcoef, iscale = c(alpha) * c(scale), c(input_scale)
         if is_result:

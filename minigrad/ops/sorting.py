@@ -14,6 +14,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from . import _cpp_sort as cpp
+from ._cpp_sort_rows import std_sort_rows
 from .gather_scatter import Scatter
 from .logsumexp import as_unsigned
 from .namespace import namespace
@@ -56,11 +57,9 @@ def sort_order(a: np.ndarray, axis: int, descending: bool, stable: bool) -> np.n
     key = -ranks if descending else ranks
     order = np.argsort(key, axis=1, kind="stable")  # std::stable_sort, and any row without ties
     if not stable and n > cpp._THRESHOLD:  # std::sort is an insertion sort up to 16 elements
-        less = _comparator(descending)
-        for r in np.flatnonzero(_has_ties(ranks)):
-            pairs = _pairs(ranks[r])
-            cpp.std_sort(pairs, 0, n, less)
-            order[r] = [i for _, i in pairs]
+        ties = np.flatnonzero(_has_ties(ranks))
+        if len(ties):
+            order[ties] = std_sort_rows(key[ties])
     return order.reshape(moved.shape)
 
 

@@ -1,0 +1,117 @@
+"""Which elements PyTorch's CPU elementwise loops give to the vector function, which to the scalar.
+
+An elementwise kernel (``cpu_kernel_vec``) has two versions of its arithmetic: one on
+vectors of 16 floats (SLEEF's exp, a polynomial erf) and one on a single float (the C
+library's ``expf``, ``erff``). Which one an element meets depends on the tensor's layout,
+not its value, and the two round differently, so a learner sees other last digits for the
+same number in another tensor. TensorIterator orders the dimensions by stride (the
+smallest innermost), merges those that follow one another in memory, and runs the inner
+row: if every operand is contiguous in it (or one is a broadcast scalar), blocks of two
+vectors (32 floats, 16 doubles) go to the vector function and the row's last ``n % 32``
+elements to the scalar one; otherwise the whole row is scalar. A tensor of fewer than 32
+elements is all scalar.
+
+Callers emulate this for float32 tensors of up to ``EXACT_UP_TO`` elements.
+``vector_elements(shape, *operands)`` gives the mask, for an output of ``shape`` computed
+from numpy arrays broadcast to it; ``split`` runs a kernel's two functions on their
+elements. One thread is assumed: PyTorch splits a tensor of more than 32,768 elements
+between threads, each with its own tail.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: float32 tensors of up to this many elements (128 x 128) get the kernels' exact rounding;
+#: the emulation costs 10 to 70 times numpy's own formulas (about 0.1-0.4 us an element), so
+#: a larger tensor keeps numpy's correctly rounded functions, within an ulp of PyTorch's
+EXACT_UP_TO = 16384
+
+#: elements of two 512-bit vectors, the unrolled step of PyTorch's vectorised loop
+BLOCK = {np.dtype(np.float32): 32, np.dtype(np.float64): 16}
+
+
+def _strides(a: np.ndarray, shape: tuple[int, ...]) -> list[int]:
+    """``a``'s strides, in elements, once broadcast to ``shape`` (0 where it repeats)."""
+    view = np.broadcast_to(a, shape)
+    return [s // a.itemsize if n > 1 else 0 for s, n in zip(view.strides, shape, strict=True)]
+
+
+def _order(shape, strides: list[list[int]]) -> list[int]:
+    """TensorIterator's dimension order, innermost first: an insertion sort by stride in
+    which a dimension where an operand repeats (stride 0) decides nothing for that operand."""
+
+    def should_swap(d0: int, d1: int) -> int:
+        for s in strides:
+            if s[d0] == 0 or s[d1] == 0:
+                continue
+            if s[d0] != s[d1]:
+                return 1 if s[d0] > s[d1] else -1
+        return 0
+
+    perm = list(range(len(shape)))[::-1]
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    return perm
+
+
+def _iteration(shape: tuple[int, ...], operands) -> tuple[list[int], list[int], list[list[int]]]:
+    """The dims of more than one element, TensorIterator's order of them (innermost first,
+    as indices into those dims) and each operand's strides along them."""
+    dims = [d for d in range(len(shape)) if shape[d] > 1]
+    strides = [[_strides(a, shape)[d] for d in dims] for a in operands]
+    return dims, _order([shape[d] for d in dims], strides), strides
+
+
+def empty_output(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray:
+    """A float32 array of ``shape`` laid out as TensorIterator allocates an op's output:
+    dense in its dimension order (a transposed input gives a transposed output)."""
+    dims, perm, _ = _iteration(shape, operands)
+    order = [d for d in range(len(shape)) if shape[d] <= 1] + [dims[d] for d in perm[::-1]]
+    return np.empty([shape[d] for d in order], np.float32).transpose(np.argsort(order))
+
+
+def vector_elements(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray:
+    """A boolean array of ``shape``: True where the vector function computes the element."""
+    block = BLOCK.get(operands[0].dtype, 32)
+    mask = np.zeros(shape, bool)
+    if mask.size < block:
+        return mask
+    dims, perm, strides = _iteration(shape, operands)
+    sizes = [shape[d] for d in dims]
+    # the output is written densely in that order: merge inner dims that follow in memory
+    row, inner = sizes[perm[0]], [s[perm[0]] for s in strides]
+    for d in perm[1:]:
+        if not all(s[d] == i * row for s, i in zip(strides, inner, strict=True)):
+            break
+        row *= sizes[d]
+    if not all(i in (0, 1) for i in inner) or row < block:
+        return mask
+    # the row's positions, in iteration order, of every element of the output
+    order = [dims[d] for d in perm[::-1]]  # outermost first
+    positions = np.arange(mask.size).reshape([shape[d] for d in order]) % row
+    flat = np.transpose(positions, np.argsort(order)).reshape([shape[d] for d in dims])
+    return (flat < row - row % block).reshape(shape)
+
+
+def split(vector, scalar, shape: tuple[int, ...], *arrays: np.ndarray) -> np.ndarray:
+    """A float32 kernel's output: ``vector(*arrays)`` on the elements PyTorch's loop
+    vectorises, ``scalar(*arrays)`` on the others (each computed on its own elements only),
+    laid out as PyTorch lays it out (the next kernel's split depends on it)."""
+    arrays = tuple(np.broadcast_to(a, shape) for a in arrays)
+    mask = vector_elements(shape, *arrays)
+    out = empty_output(shape, *arrays)
+    with np.errstate(all="ignore"):
+        if mask.any():
+            out[mask] = vector(*(a[mask] for a in arrays))
+        rest = ~mask
+        if rest.any():
+            out[rest] = scalar(*(a[rest] for a in arrays))
+    return out

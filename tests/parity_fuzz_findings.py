@@ -1085,4 +1085,28 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(g)
         graph(g)
     """,
+    # G1 (--replay 5897): x %= y and x **= y are in place and save a clone of the old x
+    # (CloneBackward0 under the saved self); Python rebound x to x ** y before (no __ipow__)
+    "remainder_and_pow_in_place_save_a_clone": """
+        a = T.tensor([1.5, 2., -0.], requires_grad=True)
+        b = T.tensor([0.7, 0.4, 3.], requires_grad=True)
+        for op in ("%", "**"):
+            t = a * 1
+            u = t
+            if op == "%":
+                t %= b
+            else:
+                t **= b
+            show(t is u, t._version, t.grad_fn._saved_self.grad_fn)
+            (ga, gb) = T.autograd.grad(t.sum(), [a, b], create_graph=True)
+            graph(ga)
+            graph(gb)
+            t = a * 1
+            t %= T.tensor([0.7, 0.4, 3.])
+            graph(t)
+        i = T.tensor([2, 3])
+        i **= 2
+        show(i)
+        i **= -1
+    """,
 }

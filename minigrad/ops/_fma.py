@@ -58,5 +58,7 @@ def fma(a, b, c) -> np.ndarray:
         uh, ul = _two_product(a, b)
         th, tl = _two_sum(c, uh)
         out = th + _add_round_to_odd(tl, ul)
-        plain = a * b + c  # infinities and nan: the ordinary operations give them
-        return np.where(np.isfinite(out), out, plain)
+        # infinities and nan: the ordinary operations give them; and a zero, with its sign
+        # (the high and low parts add -0. + -0. up to 0.; an exact zero's product is exact)
+        plain = a * b + c
+        return np.where(np.isfinite(out) & (out != 0), out, plain)

@@ -11,9 +11,8 @@ float64 and rounded once: PyTorch's are (nearly) correctly rounded, numpy's floa
 off by an ulp for one input in ten to three. But for ``expm1`` and ``exp2``, which PyTorch
 computes with SLEEF (``sleef_float``): float32 ``expm1`` over the whole tensor, ``exp2`` over
 blocks of 32 with the C library's ``exp2f`` for the rest (``kernel_loop``), bit for bit for
-tensors of up to ``EXACT_UP_TO`` elements (float64: the C library's ``exp2`` for the rest,
-numpy's for the blocks and for ``expm1``). Integer and bool inputs compute in the default
-float dtype.
+tensors of up to ``EXACT_UP_TO`` elements (float64: ``sleef_double``, blocks of 16, and
+glibc's ``exp2``). Integer and bool inputs compute in the default float dtype.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ import numpy as np
 
 from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
-from . import libm_float, sleef_float
+from . import libm_float, sleef_double, sleef_float
 from .arithmetic import AddScalar, MulScalar
 from .hyperbolic import EXACT_UP_TO
 from .kernel_loop import blocks_and_tail
@@ -47,7 +46,7 @@ def _exp2_exact(a: np.ndarray) -> np.ndarray:
     """exp2 with PyTorch's bits: SLEEF's blocks, the C library's rest (see the docstring)."""
     if a.dtype is _F32:
         return blocks_and_tail(a, sleef_float.exp2, libm_float.exp2f)
-    return blocks_and_tail(a, np.exp2, _c_exp2)
+    return blocks_and_tail(a, sleef_double.exp2, _c_exp2)
 
 
 def _c_exp2_one(x: float) -> float:
@@ -68,7 +67,8 @@ def _pytorch_values(name: str, a: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         if name == "exp2":
             return _exp2_exact(a)
-        return sleef_float.expm1(a).reshape(a.shape) if a.dtype is _F32 else np.expm1(a)
+        kernel = sleef_float if a.dtype is _F32 else sleef_double
+        return kernel.expm1(a).reshape(a.shape)
 
 
 class Log1p(ArrayFunction):

@@ -4,10 +4,10 @@ PyTorch's gradient of gelu(approximate='tanh') differentiated a second time goes
 ``1 / cosh(inner)``, so ``CoshBackward0`` appears in those third-order graphs; the two are
 also ``minigrad.sinh`` and ``minigrad.cosh``. Their values are PyTorch's bits: its kernel
 computes whole blocks of 32 floats (16 doubles) with SLEEF and the rest with the C library
-(``kernel_loop``); float32 redoes both (``sleef_float``, ``libm_float``), float64 takes
-glibc's own functions for the rest (``math``) and numpy's for the blocks (SLEEF's double
-ones are not redone: within an ulp). Tensors of more than ``EXACT_UP_TO`` elements are
-computed in float64 and rounded once, within an ulp of PyTorch and much faster.
+(``kernel_loop``); float32 redoes both (``sleef_float``, ``libm_float``), float64 SLEEF's
+(``sleef_double``) and takes glibc's own functions for the rest (``math``). Tensors of more
+than ``EXACT_UP_TO`` elements are computed in float64 and rounded once, within an ulp of
+PyTorch and much faster.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 
 from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
-from . import libm_float, sleef_float
+from . import libm_float, sleef_double, sleef_float
 from .kernel_loop import blocks_and_tail
 
 _F32 = np.dtype(np.float32)
@@ -48,8 +48,8 @@ def _c_library(function):
 
 
 _KERNELS = {
-    "sinh": ((sleef_float.sinh, libm_float.sinhf), (np.sinh, _c_library(math.sinh))),
-    "cosh": ((sleef_float.cosh, libm_float.coshf), (np.cosh, _c_library(math.cosh))),
+    "sinh": ((sleef_float.sinh, libm_float.sinhf), (sleef_double.sinh, _c_library(math.sinh))),
+    "cosh": ((sleef_float.cosh, libm_float.coshf), (sleef_double.cosh, _c_library(math.cosh))),
 }
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._fma import fma
+from .double_word import add, add2, add_to_float, mul, reciprocal, square, sub
 
 _F32 = np.float32
 
@@ -46,49 +47,6 @@ _EXP2_POLY = tuple(
 )
 _ONE, _HALF = _F32(1), _F32(0.5)
 
-# double-word arithmetic (SLEEF's df.h, FMA forms): a number is a pair (hi, lo)
-
-
-def _add2(x, y):
-    """(hi, lo) + (hi, lo) or + a float, exact in the pair (``dfadd2``)."""
-    (xh, xl), (yh, yl) = x, y if isinstance(y, tuple) else (y, None)
-    s = xh + yh
-    v = s - xh
-    t = (xh - (s - v)) + (yh - v)
-    return s, t + xl if yl is None else t + (xl + yl)
-
-
-def _add(x, y):
-    """(hi, lo) + (hi, lo), the larger first (``dfadd_vf2_vf2_vf2``)."""
-    s = x[0] + y[0]
-    return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
-
-
-def _sub(x, y):
-    """(hi, lo) - (hi, lo), the larger first (``dfsub_vf2_vf2_vf2``)."""
-    s = x[0] - y[0]
-    return s, (((x[0] - s) - y[0]) + x[1]) - y[1]
-
-
-def _mul(x, y):
-    """(hi, lo) * (hi, lo) or * a float (``dfmul``)."""
-    if isinstance(y, tuple):
-        s = x[0] * y[0]
-        return s, fma(x[0], y[1], fma(x[1], y[0], fma(x[0], y[0], -s)))
-    s = x[0] * y
-    return s, fma(x[1], y, fma(x[0], y, -s))
-
-
-def _square(x):
-    s = x[0] * x[0]
-    return s, fma(x[0] + x[0], x[1], fma(x[0], x[0], -s))
-
-
-def _reciprocal(d):
-    """1 / (hi, lo) (``dfrec_vf2_vf2``)."""
-    s = _ONE / d[0]
-    return s, s * fma(-d[1], s, fma(-d[0], s, _ONE))
-
 
 def _times_power_of_two(u: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``u * 2**q`` as two multiplications, by ``2**(q >> 1)`` and ``2**(q - (q >> 1))``."""
@@ -105,16 +63,15 @@ def _expk2(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """exp(x) as a double-word number (SLEEF's ``expk2f`` of (x, 0))."""
     q = _rint_int(x * _R_LN2)
     qf = q.astype(_F32)
-    s = _add2((x, np.zeros_like(x)), qf * -_L2U)
-    s = _add2(s, qf * -_L2L)
+    s = add2((x, np.zeros_like(x)), qf * -_L2U)
+    s = add2(s, qf * -_L2L)
     u = np.full_like(x, _EXPK2_POLY[0])
     for c in (*_EXPK2_POLY[1:], _EXPK2_C3):
         u = fma(u, s[0], c)
-    t = _add2(_mul(s, u), _EXPK2_C2)
-    t = _add2(_mul(s, t), _HALF)
-    t = _add2(s, _mul(_square(s), t))
-    hi = _ONE + t[0]  # dfadd_vf2_vf_vf2(1, t)
-    lo = ((_ONE - hi) + t[0]) + t[1]
+    t = add2(mul(s, u), _EXPK2_C2)
+    t = add2(mul(s, t), _HALF)
+    t = add2(s, mul(square(s), t))
+    hi, lo = add_to_float(_ONE, t)
     under = x < -104
     hi = np.where(under, _F32(0), _times_power_of_two(hi, q))
     lo = np.where(under, _F32(0), _times_power_of_two(lo, q))
@@ -129,7 +86,7 @@ def expm1(a) -> np.ndarray:
     """SLEEF's ``expm1f`` (see the module docstring)."""
     a = _float32(a)
     with np.errstate(all="ignore"):
-        h, lo = _add2(_expk2(a), _F32(-1))
+        h, lo = add2(_expk2(a), _F32(-1))
         x = h + lo
     x = np.where(a > _F32(88.72283172607421875), _F32(np.inf), x)
     x = np.where(a < _F32(-16.635532333438687426013570), _F32(-1), x)
@@ -140,7 +97,7 @@ def expm1(a) -> np.ndarray:
 def _hyperbolic(x: np.ndarray, combine) -> np.ndarray:
     with np.errstate(all="ignore"):
         d = _expk2(np.abs(x))
-        d = combine(d, _reciprocal(d))
+        d = combine(d, reciprocal(d))
         y = (d[0] + d[1]) * _HALF
     y = np.where((np.abs(x) > 89) | np.isnan(y), _F32(np.inf), y)
     return y
@@ -149,14 +106,14 @@ def _hyperbolic(x: np.ndarray, combine) -> np.ndarray:
 def sinh(x) -> np.ndarray:
     """SLEEF's ``sinhf`` (see the module docstring)."""
     x = _float32(x)
-    y = np.copysign(_hyperbolic(x, _sub), x)
+    y = np.copysign(_hyperbolic(x, sub), x)
     return np.where(np.isnan(x), x, y).astype(_F32)
 
 
 def cosh(x) -> np.ndarray:
     """SLEEF's ``coshf`` (see the module docstring)."""
     x = _float32(x)
-    return np.where(np.isnan(x), x, _hyperbolic(x, _add)).astype(_F32)
+    return np.where(np.isnan(x), x, _hyperbolic(x, add)).astype(_F32)
 
 
 def exp2(d) -> np.ndarray:

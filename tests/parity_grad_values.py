@@ -40,4 +40,12 @@ GRAD_VALUES: dict[str, str] = {
         show(T.autograd.grad((m.values * m.indices * b).sum(), b))
         show(T.autograd.grad(b.expand(()), b, T.tensor(-0., dtype=T.float64)))
     """,
+    # fuzzer 653 and 2462: log_softmax's float64 gradient is one fused multiply-add per element,
+    # grad - exp(out) * sum: -0. - 0. stays -0. (the emulated fma gave 0.)
+    "log_softmax_gradient_keeps_negative_zero_in_float64": """
+        b = T.tensor([-2.12, 1.83], dtype=T.float64, requires_grad=True)
+        t = T.nn.MSELoss()(b.log_softmax(-1), T.tensor([0.9, -2.0], dtype=T.float64))
+        T.nn.functional.softmax(t, dim=-1).backward()
+        show(b.grad)
+    """,
 }

@@ -47,3 +47,17 @@ def test_mse_loss_gradient_overflows_before_the_zero(torch):
     g = np.array([-0.0, 1.0], np.float32)
     for want, got in zip(_grads(torch, x, y, "none", g), _grads(mg, x, y, "none", g), strict=True):
         np.testing.assert_array_equal(got, want)
+
+
+def test_emulated_fused_multiply_add_keeps_the_sign_of_zero():
+    """``a * b + c`` with an exact zero result: -0. only from -0. + -0. (IEEE), as the
+    processor's fma gives it to PyTorch's log_softmax gradient."""
+    from minigrad.ops._fma import fma
+
+    for dtype in (np.float32, np.float64):
+        a = np.array([-0.5, 0.5, -0.5, 2.0, -0.0], dtype)
+        b = np.array([0.0, 0.0, -0.0, 3.0, 1.0], dtype)
+        c = np.array([-0.0, -0.0, 0.0, -6.0, -0.0], dtype)
+        got = fma(a, b, c)
+        np.testing.assert_array_equal(np.signbit(got), [True, False, False, False, True])
+        np.testing.assert_array_equal(got, 0)

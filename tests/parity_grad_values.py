@@ -48,4 +48,14 @@ GRAD_VALUES: dict[str, str] = {
         T.nn.functional.softmax(t, dim=-1).backward()
         show(b.grad)
     """,
+    # fuzzer 12622 and 13232: float32 powers (and so their gradients) rounded once from float64
+    "float32_power_gradients": """
+        a = T.tensor([3.0, -0.5, 2.0, 0.6884, 0.26, 1.0, 3.08, 0.0, 3.51], requires_grad=True)
+        (-2.5 ** a).sum().backward()
+        show(a.grad)
+        c = T.tensor([[2.56, -3.4846], [-0.8, -1.23]], requires_grad=True)
+        t = T.nn.functional.mse_loss(c, T.tensor([[-0.7634, -0.59], [-2.99, -1.0302]]))
+        (t**t).backward(T.tensor(-2.0))
+        show(c.grad)
+    """,
 }

@@ -35,6 +35,7 @@ class _Local(threading.local):
         self.grad = True
         self.inference = False
         self.enabled = True
+        self.away = None  # an _Away while this thread is not in the default modes
 
 
 _local = _Local()
@@ -60,20 +61,44 @@ class _PerThread(_Everywhere):
 
 state = _Everywhere()
 state.grad, state.inference, state.enabled = True, False, True
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entered when an _Away is let go of while it is held
 _away = 0  # threads not in the default modes (grad on, inference off)
 
 
 def set_modes(grad: bool, inference: bool) -> None:
     """Set this thread's grad mode and inference mode together."""
-    global _away
     enabled = grad and not inference  # the default modes, and only they, record operations
     with _lock:
         was = _local.enabled
         _local.grad, _local.inference, _local.enabled = grad, inference, enabled
         if was != enabled:
-            _away += -1 if enabled else 1
-            state.__class__ = _PerThread if _away else _Everywhere
+            if enabled:
+                _local.away.counted = False  # counted back here, not when it goes
+                _local.away = None
+            else:
+                _local.away = _Away()
+            _count(-1 if enabled else 1)
+
+
+def _count(step: int) -> None:
+    global _away
+    _away += step
+    state.__class__ = _PerThread if _away else _Everywhere
+
+
+class _Away:
+    """Kept in a thread's locals while it is not in the default modes: a thread that ends so
+    (``set_grad_enabled(False)`` never undone) is counted back when Python drops its locals."""
+
+    counted = True
+
+    def __del__(self) -> None:
+        if self.counted:
+            try:
+                with _lock:
+                    _count(-1)
+            except Exception:  # noqa: BLE001 - the interpreter is shutting down
+                pass
 
 
 class InferenceVersion(list):

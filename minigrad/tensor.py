@@ -49,6 +49,7 @@ class Tensor(PythonProtocol):
         "_retains_grad",
         "_base",  # the tensor this one is a view of, or None
         "_view_version",  # a view: the version its grad_fn was recorded at (autograd/views.py)
+        "_no_grad_view",  # a view: made under no_grad (or of such a view); set on views only
         "__weakref__",
     )
 

@@ -22,4 +22,22 @@ GRAD_VALUES: dict[str, str] = {
         (s,) = T.autograd.grad(T.softmax(x, 0), x, T.tensor([[-0., -0.], [-0., 0.]]))
         show(s)
     """,
+    # fuzzer 2551: log_softmax's double backward takes exp(output), which PyTorch rounds once
+    # in float32 (as minigrad's exp op); numpy's float32 exp is an ulp off for 1 input in 3
+    "cross_entropy_of_soft_targets_differentiated_twice": """
+        e = T.tensor((np.random.default_rng(0).standard_normal((3, 4, 4, 4)) * 2).astype("float32"),
+                     requires_grad=True)
+        (g,) = T.autograd.grad(T.nn.functional.cross_entropy(e, e.softmax(-1).detach()), e,
+                               create_graph=True)
+        (h,) = T.autograd.grad((g * e).sum(), e)
+        show(h)
+    """,
+    # fuzzer 13594: expand's gradient down to a 0-d tensor is PyTorch's sum_to, a sum even
+    # from 0-d: -0. gives 0. (the gradient of max(-1) of a 0-d tensor times its index)
+    "expand_of_a_zero_dim_tensor_sums_its_gradient": """
+        b = T.tensor(-0.3407, dtype=T.float64, requires_grad=True)
+        m = b.expand(()).max(-1)
+        show(T.autograd.grad((m.values * m.indices * b).sum(), b))
+        show(T.autograd.grad(b.expand(()), b, T.tensor(-0., dtype=T.float64)))
+    """,
 }

@@ -1823,3 +1823,7 @@ SNIPPETS.update(NUMBER_RANGES)
 from parity_grad_values import GRAD_VALUES  # noqa: E402 - gradient values in PyTorch's order
 
 SNIPPETS.update(GRAD_VALUES)
+
+from parity_no_grad_views import NO_GRAD_VIEWS  # noqa: E402 - views made under no_grad
+
+SNIPPETS.update(NO_GRAD_VIEWS)

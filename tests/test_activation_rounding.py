@@ -66,6 +66,7 @@ def _assert_same_bits(got, want):
 
 ACTIVATIONS = {
     "gelu": lambda T, a: T.nn.functional.gelu(a),
+    "gelu tanh": lambda T, a: T.nn.functional.gelu(a, approximate="tanh"),
     "silu": lambda T, a: T.nn.functional.silu(a),
     "elu": lambda T, a: T.nn.functional.elu(a),
     "elu alpha 0.7": lambda T, a: T.nn.functional.elu(a, alpha=0.7),
@@ -92,3 +93,16 @@ def test_gelu_paths_round_differently(torch):
     for make in (lambda T: T.tensor(x), lambda T: T.tensor(x)[:, ::2], lambda T: T.tensor(x)[0, 0]):
         want = torch.nn.functional.gelu(make(torch)).numpy()
         _assert_same_bits(mg.nn.functional.gelu(make(mg)).numpy(), want)
+
+
+def test_large_tensors_keep_numpys_faster_formulas(torch):
+    """Above ``EXACT_UP_TO`` elements (off oneDNN's path) the correctly rounded formulas:
+    within float32 rounding of PyTorch, not its bits (the emulation would cost 10-70x)."""
+    from minigrad.ops.cpu_loop_split import EXACT_UP_TO
+
+    x = np.random.default_rng(0).standard_normal((4, EXACT_UP_TO)).astype(np.float32) * 4
+    for name, fn in ACTIVATIONS.items():
+        got, got_grad = _run(mg, fn, x, "every other column", 1)
+        want, want_grad = _run(torch, fn, x, "every other column", 1)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=name)
+        np.testing.assert_allclose(got_grad, want_grad, rtol=1e-5, atol=1e-6, err_msg=name)

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._dtypes import get_default_dtype
 from ..ops import indexing as I
 from ..ops import joining as J
+from ..ops.number_range import scalar_beside
 from ..tensor import Tensor, wrap_dim
 from ._args import _operand
 
@@ -53,7 +55,15 @@ def where(condition: Tensor, input: Tensor | float, other: Tensor | float) -> Te
             f"where expected condition to be a boolean tensor, but got a tensor "
             f"with dtype {condition.dtype.legacy_name.replace('Tensor', '')}"
         )
-    out = J.Where.apply(_operand(input), _operand(other), cond)
+    input, other = _operand(input), _operand(other)
+    if isinstance(input, Tensor) is not isinstance(other, Tensor):  # one Python number
+        tensor = input if isinstance(input, Tensor) else other
+        floats = get_default_dtype().numpy
+        if not isinstance(input, Tensor):
+            input = scalar_beside(input, tensor._data.dtype, floats)  # PyTorch's range check
+        else:
+            other = scalar_beside(other, tensor._data.dtype, floats)
+    out = J.Where.apply(input, other, cond)
     fn = out._grad_fn
     if fn is not None and isinstance(condition, Tensor) and type(condition._vc) is list:
         # PyTorch saves the condition: changed in place, backward refuses it (past the edges)

@@ -83,6 +83,9 @@ def _apply_arrays(cls, *args: Any) -> Tensor:
         result._vc = base._vc
         result._base = base if base._base is None else base._base
         result._view_version = base._vc[0]
+        result._no_grad_view = not _grad_state.enabled or (
+            base._base is not None and base._no_grad_view
+        )
     if requires:
         ctx._next = tuple(nexts)
         ctx._seq = next(sequence)
@@ -136,6 +139,7 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
         result._vc = a._vc
         result._base = a if a._base is None else a._base
         result._view_version = a._vc[0]
+        result._no_grad_view = not _grad_state.enabled or (a._base is not None and a._no_grad_view)
     if not requires:
         return result
     fn = a._grad_fn if a._base is None else view_history(a)

@@ -63,6 +63,9 @@ def _apply(cls: type[MultiArrayFunction], *args: Any) -> tuple[Tensor, ...]:
             result._vc = base._vc
             result._base = base if base._base is None else base._base
             result._view_version = base._vc[0]
+            result._no_grad_view = not grad_mode.state.enabled or (
+                base._base is not None and base._no_grad_view
+            )
         results.append(result)
     return tuple(results)
 

@@ -5,6 +5,9 @@ not there (anomaly mode, ``autograd.grad``'s capture, ``create_graph``, several
 roots), a leaf's ``AccumulateGrad`` run as soon as it is ready without a turn
 through the heap, and a gradient handed to its node in the heap entry (a buffer only for
 a node that waits for several edges): a small model's backward is mostly per-node cost.
+A layer's graph is mostly a chain (each node makes one other node ready): the node that
+became ready is run next without a turn through the heap, unless the heap holds a newer
+one, so the order stays the heap's (newest first).
 ``tests/test_engine_walks.py`` checks that the two walks agree.
 """
 
@@ -44,7 +47,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
     # a gradient travels with its node: in the heap entry, or in ``leaves``; only a node
     # that waits for several edges keeps a buffer until the last one has delivered
     buffers: dict[Node, np.ndarray] = {}
-    ready: list = [(0, root, seed)]
+    ready: list = []  # (-sequence number, node, gradient): the newest first
+    node, grad = root, seed
     leaves: list = []  # (seq, AccumulateGrad, gradient) ready: run at once, off the heap
     watchers = tuple(observers) if observers else ()  # none: the usual pass, no loops
     notify = []
@@ -61,7 +65,6 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
         while True:
-            _, node, grad = heappop(ready)
             if grad is None:
                 if node._hooked:
                     node._hooks_on_none()
@@ -77,6 +80,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     if nodes is None or node in nodes:
                         outs = outs if type(outs) is tuple else tuple(outs)
                         on_node(node, grad if type(grad) is not Gradients else _array(grad), outs)
+            follow = None  # a node this one made ready, kept off the heap
             for fn, g in zip(node._next, outs):
                 if fn is None:
                     continue
@@ -92,6 +96,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     g = old if g is None else old + g
                 if type(fn) is AccumulateGrad:
                     leaves.append((fn._seq, fn, g))
+                elif follow is None:
+                    follow, follow_grad = fn, g
                 else:
                     heappush(ready, (-fn._seq, fn, g))
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
@@ -113,7 +119,16 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                             if nodes is None or fn in nodes:
                                 on_node(fn, grad, ())
                     grad = None
-            if not ready:
+            if follow is not None:  # next, unless the heap holds a newer node
+                if ready and -ready[0][0] > follow._seq:
+                    heappush(ready, (-follow._seq, follow, follow_grad))
+                    _, node, grad = heappop(ready)
+                else:
+                    node, grad = follow, follow_grad
+                follow = follow_grad = None
+            elif ready:
+                _, node, grad = heappop(ready)
+            else:
                 break
     finally:
         loud(token)

@@ -131,6 +131,33 @@ class CopySlices(Node):
         return (result, *grads[1:])
 
 
+_NO_GRAD_ADVICE = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace "
+    "to be tracked)."
+)
+
+
+def no_grad_view_error(view: Tensor, indirect: bool) -> RuntimeError:
+    """PyTorch's refusal of a view made under ``no_grad`` (or a view of one) that changes in
+    place with grad mode on (``indirect``: its base or another view of it changed, seen when
+    the view is used next): whether the change should be recorded is ambiguous."""
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    fn = view._grad_fn
+    if fn is None:
+        head = "A view was created in no_grad mode and"
+    else:  # made with grad mode on, of a view made under no_grad
+        name = fn.name().rsplit("Backward", 1)[0]
+        head = (
+            f"Output {getattr(fn, '_nr', 0)} of {name} is a view of a view which was created "
+            "in no_grad mode and"
+        )
+    return RuntimeError(
+        f"{head} {modified} modified inplace with grad mode enabled.{_NO_GRAD_ADVICE}"
+    )
+
+
 def rebase_view(view: Tensor, fn: Node) -> None:
     """``view`` was changed in place by the op whose node is ``fn``: record it on the base."""
     base = view._base
@@ -149,6 +176,8 @@ def view_history(view: Tensor) -> Node | None:
     base = view._base
     if view._grad_fn is not None and view._grad_fn._owner is not None:
         raise multi_view_error(view, base_changed=True)  # unbind's, split's ... outputs
+    if view._no_grad_view and (view._grad_fn is not None or base._requires_grad):
+        raise no_grad_view_error(view, indirect=True)
     view._view_version = view._vc[0]
     # a view of a leaf made a view by requires_grad_() (x[3:].requires_grad_()) is regenerated
     # too, as in PyTorch: its base needs no grad, so the new node leads nowhere

@@ -12,7 +12,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
 from .namespace import namespace
-from .number_range import int_operand
+from .number_range import check_number_fits, check_scalar_int, int_operand
 
 _BOOL = np.dtype(np.bool_)
 
@@ -65,9 +65,10 @@ def _is_bool(x) -> bool:
     return type(x) is bool or getattr(x, "dtype", None) is _BOOL
 
 
-def _integral_alpha(a, b, alpha) -> None:
+def _integral_alpha(a, b, alpha, sign: int = 1):
     """PyTorch's checks of ``alpha`` against the result's dtype, after the shapes' (its
-    RuntimeError, where numpy's fused multiply-add would raise a ValueError)."""
+    RuntimeError, where numpy's fused multiply-add would raise a ValueError); returns the
+    factor of ``b``, ``sign * alpha``, wrapped into the inputs' integer dtype as C casts it."""
     if np.shape(a) != np.shape(b):
         broadcast_shapes(np.shape(a), np.shape(b))
     if isinstance(alpha, (bool, np.bool_)) and np.result_type(a, b).kind != "b":
@@ -76,6 +77,13 @@ def _integral_alpha(a, b, alpha) -> None:
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
         )
+    if type(alpha) is not int:
+        return sign * alpha
+    check_scalar_int(alpha)  # PyTorch's range check of the Scalar (sub's: of -alpha)
+    dtypes = {x.dtype for x in (a, b) if isinstance(x, np.ndarray)}
+    if len(dtypes) == 1 and (dtype := dtypes.pop()).kind in "iu":
+        return check_number_fits(sign * alpha, dtype, filling=True)  # uint8 alpha=-1: 255
+    return sign * alpha
 
 
 class AddAlpha(ArrayFunction):
@@ -89,11 +97,11 @@ class AddAlpha(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b, alpha):
-        _integral_alpha(a, b, alpha)
+        factor = _integral_alpha(a, b, alpha)
         ctx.alpha = alpha
         if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
             return np.logical_or(a, np.logical_and(b, bool(alpha)))
-        return _fused_multiply_add(a, b, alpha)
+        return _fused_multiply_add(a, b, factor)
 
     @staticmethod
     def backward(ctx, grad):
@@ -120,9 +128,9 @@ class SubAlpha(AddAlpha):
     def forward(ctx, a, b, alpha):
         if _is_bool(a) or _is_bool(b):
             _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
-        _integral_alpha(a, b, alpha)
+        factor = _integral_alpha(a, b, alpha, -1)
         ctx.alpha = alpha
-        return _fused_multiply_add(a, b, -alpha)  # PyTorch's add(a, b, -alpha): -0 stays 0
+        return _fused_multiply_add(a, b, factor)  # PyTorch's add(a, b, -alpha): -0 stays 0
 
     @staticmethod
     def backward(ctx, grad):  # PyTorch's -grad * alpha (not grad * -alpha: the sign of 0)

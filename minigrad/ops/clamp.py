@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtypes import result_dtype
+from .._dtypes import get_default_dtype, result_dtype
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
 from ._simd_ties import clamp_as_pytorch
 from .namespace import namespace
+from .number_range import scalar_beside
 
 
 def _in_dtype(values, dtype: np.dtype) -> list:
@@ -40,6 +41,8 @@ class Clamp(ArrayFunction):
             raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(a)
         ctx.bounds = lo, hi
+        floats = get_default_dtype().numpy
+        lo, hi = (None if v is None else scalar_beside(v, a.dtype, floats) for v in (lo, hi))
         return _clamp(a, lo, hi)
 
     @staticmethod

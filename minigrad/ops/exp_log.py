@@ -8,17 +8,25 @@ PyTorch's C++ uses, so that a gradient taken with ``create_graph=True`` has PyTo
 ``self * 0.693...`` is a tensor times a Scalar (``MulBackward1``), ``result + 1`` a tensor plus
 a Scalar (``AddBackward1``). Like exp and log in ``unary.py``, float32 values are computed in
 float64 and rounded once: PyTorch's are (nearly) correctly rounded, numpy's float32 ones are
-off by an ulp for one input in ten to three. Integer and bool inputs compute in the default
-float dtype.
+off by an ulp for one input in ten to three. But for ``expm1`` and ``exp2``, which PyTorch
+computes with SLEEF (``sleef_float``): float32 ``expm1`` over the whole tensor, ``exp2`` over
+blocks of 32 with the C library's ``exp2f`` for the rest (``kernel_loop``), bit for bit for
+tensors of up to ``EXACT_UP_TO`` elements (float64: ``sleef_double``, blocks of 16, and
+glibc's ``exp2``). Integer and bool inputs compute in the default float dtype.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
+from . import libm_float, sleef_double, sleef_float
 from .arithmetic import AddScalar, MulScalar
+from .hyperbolic import EXACT_UP_TO
+from .kernel_loop import blocks_and_tail
 from .powers import PowScalar
 
 _F32 = np.dtype(np.float32)
@@ -32,6 +40,35 @@ def _rounded(ufunc, a: np.ndarray) -> np.ndarray:
     if a.dtype is _F32:
         return ufunc(a.astype(np.float64)).astype(_F32)
     return ufunc(a)
+
+
+def _exp2_exact(a: np.ndarray) -> np.ndarray:
+    """exp2 with PyTorch's bits: SLEEF's blocks, the C library's rest (see the docstring)."""
+    if a.dtype is _F32:
+        return blocks_and_tail(a, sleef_float.exp2, libm_float.exp2f)
+    return blocks_and_tail(a, sleef_double.exp2, _c_exp2)
+
+
+def _c_exp2_one(x: float) -> float:
+    try:
+        return math.exp2(x)  # glibc's exp2
+    except OverflowError:
+        return math.inf
+
+
+_c_exp2 = np.vectorize(_c_exp2_one, otypes=[np.float64])
+
+
+def _pytorch_values(name: str, a: np.ndarray) -> np.ndarray:
+    """expm1 or exp2 of ``a`` as PyTorch's kernels round them (see the module docstring)."""
+    a = as_float(a)
+    if a.size > EXACT_UP_TO or a.dtype.kind != "f" or a.dtype.itemsize not in (4, 8):
+        return _rounded(getattr(np, name), a)
+    with np.errstate(all="ignore"):
+        if name == "exp2":
+            return _exp2_exact(a)
+        kernel = sleef_float if a.dtype is _F32 else sleef_double
+        return kernel.expm1(a).reshape(a.shape)
 
 
 class Log1p(ArrayFunction):
@@ -56,7 +93,7 @@ class Expm1(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
-        out = _rounded(np.expm1, a)
+        out = _pytorch_values("expm1", a)
         ctx.save_for_backward(out)
         return out
 
@@ -104,7 +141,7 @@ class Exp2(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a):
-        out = _rounded(np.exp2, a)
+        out = _pytorch_values("exp2", a)
         ctx.save_for_backward(out)
         return out
 

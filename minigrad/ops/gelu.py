@@ -7,11 +7,12 @@ The activation of transformers: smooth, nearly 0 for very negative x, nearly x f
 As in PyTorch, the gradient is an op of its own (``gelu_backward``, node
 ``GeluBackwardBackward0``), and that op's own gradient is PyTorch's ``gelu_double_backward``,
 written here with the same operations so that third-order graphs are PyTorch's too. Values
-follow PyTorch's kernels step by step in the input's dtype: float32 (erf form) through
-``gelu_kernels.py`` (oneDNN's polynomial for contiguous tensors, ATen's vector and scalar
-loops for the others), float64 and the tanh form with erf, exp and tanh correctly rounded
-(float64 rounded once): ``1 + erf(x / sqrt 2)`` loses the digits of a very negative x exactly
-as PyTorch's does (gelu(-7.) is -0.).
+follow PyTorch's kernels step by step in the input's dtype: float32 through
+``gelu_kernels.py`` (oneDNN's polynomial for contiguous tensors in the erf form, ATen's
+vector and scalar loops otherwise); float64, and float32 tensors of more than
+``cpu_loop_split.EXACT_UP_TO`` elements off oneDNN's path, with erf, exp and tanh correctly
+rounded (float64 rounded once): ``1 + erf(x / sqrt 2)`` loses the digits of a very negative
+x exactly as PyTorch's does (gelu(-7.) is -0.).
 """
 
 from __future__ import annotations
@@ -51,17 +52,21 @@ def _erf(x: np.ndarray) -> np.ndarray:
 def gelu_values(x: np.ndarray, approximate: str) -> np.ndarray:
     """PyTorch's GeluKernelImpl, operation by operation in ``x``'s dtype."""
     c = lambda v: np.asarray(v, x.dtype)  # noqa: E731 - a constant in the kernel's dtype
+    if gelu_kernels.exact(approximate, x):  # oneDNN's kernel, or ATen's two loops
+        return gelu_kernels.gelu_tanh(x) if approximate == "tanh" else gelu_kernels.gelu(x)
     if approximate == "tanh":
         inner = c(BETA_TANH) * (x + c(KAPPA) * (x * x * x))
         return c(0.5) * x * (c(1) + _exact(np.tanh, inner))
-    if x.dtype == np.float32:  # oneDNN's kernel, or ATen's vector and scalar loops
-        return gelu_kernels.gelu(x)
     return x * c(0.5) * (c(1) + _erf(x * c(SQRT1_2)))
 
 
 def gelu_backward_values(dy: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
     """PyTorch's GeluBackwardKernelImpl: ``dy * gelu'(x)``."""
     c = lambda v: np.asarray(v, x.dtype)  # noqa: E731
+    if gelu_kernels.exact(approximate, x, dy):
+        if approximate == "tanh":
+            return gelu_kernels.gelu_tanh_backward(dy, x)
+        return gelu_kernels.gelu_backward(dy, x)
     if approximate == "tanh":
         x_sq = x * x
         inner = c(BETA_TANH) * (x + c(KAPPA) * (x_sq * x))
@@ -69,8 +74,6 @@ def gelu_backward_values(dy: np.ndarray, x: np.ndarray, approximate: str) -> np.
         left, right = c(0.5) * x, c(1) + t
         inner_derivative = c(BETA_TANH) * (c(1) + c(3) * c(KAPPA) * x_sq)
         return dy * (c(0.5) * right + left * (c(1) - t * t) * inner_derivative)
-    if x.dtype == np.float32 and dy.dtype == np.float32:
-        return gelu_kernels.gelu_backward(dy, x)
     cdf = c(0.5) * (c(1) + _erf(x * c(SQRT1_2)))
     pdf = c(BETA_NONE) * _exact(np.exp, x * x * c(-0.5))
     return dy * (cdf + x * pdf)

@@ -23,15 +23,17 @@ import math
 
 import numpy as np
 
-from . import libm_float32, onednn_gelu
+from . import libm_float32, onednn_gelu, sleef_float32
 from ._fma import fma
-from .cpu_loop_split import split
+from .cpu_loop_split import EXACT_UP_TO, split
 from .vector_kernels import vector_exp
 
 _F32 = np.float32
 _ONE, _HALF = _F32(1), _F32(0.5)
 _ALPHA = _F32(math.sqrt(0.5))  # M_SQRT1_2
 _BETA = _F32(2 / math.sqrt(math.pi) * math.sqrt(0.5) * 0.5)  # M_2_SQRTPI * M_SQRT1_2 * 0.5
+_KAPPA = _F32(0.044715)
+_BETA_TANH = _F32(math.sqrt(2) * 2 / math.sqrt(math.pi) * 0.5)  # M_SQRT2 * M_2_SQRTPI * 0.5
 _P = _F32(0.3275911)
 _A = [_F32(c) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)]
 
@@ -39,6 +41,15 @@ _A = [_F32(c) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.
 def uses_onednn(x: np.ndarray) -> bool:
     """PyTorch's ``use_mkldnn(self)``: contiguous float32 with more than one element."""
     return x.dtype == _F32 and x.size > 1 and x.flags.c_contiguous
+
+
+def exact(approximate: str, x: np.ndarray, *others: np.ndarray) -> bool:
+    """Whether these kernels compute the gelu (or its gradient) of ``x``: float32, and either
+    oneDNN's path (as fast as numpy's correctly rounded erf, so at any size) or at most
+    ``EXACT_UP_TO`` elements."""
+    if x.dtype != _F32 or any(o.dtype != _F32 for o in others):
+        return False
+    return x.size <= EXACT_UP_TO or (approximate == "none" and uses_onednn(x))
 
 
 def _vector_erf(v: np.ndarray) -> np.ndarray:
@@ -83,3 +94,41 @@ def gelu_backward(dy: np.ndarray, x: np.ndarray) -> np.ndarray:
     if uses_onednn(x):
         return onednn_gelu.gelu_backward(np.broadcast_to(dy, x.shape), x)
     return split(_backward_vector, _backward_scalar, np.broadcast_shapes(dy.shape, x.shape), dy, x)
+
+
+# -- the tanh form: ATen's loops only (oneDNN's gelu_tanh is PyTorch's choice on ARM only) --
+# ``0.5 x (1 + tanh(beta (x + kappa x^3)))`` with SLEEF's tanhf (vector) or glibc's (scalar);
+# the compiler fuses ``x + kappa x^3``, ``1 - t^2`` and ``1 + 3 kappa x^2`` (measured, both
+# loops), not the backward's last sum.
+
+
+def _tanh_inner(x):
+    return _BETA_TANH * fma(_KAPPA, x * x * x, x)
+
+
+def _tanh_form(tanh):
+    return lambda x: _HALF * x * (_ONE + tanh(_tanh_inner(x)))
+
+
+def _tanh_form_backward(tanh):
+    def grad(dy, x):
+        t = tanh(_tanh_inner(x))
+        left_derivative = _HALF * (_ONE + t)
+        inner_derivative = _BETA_TANH * fma(_F32(3) * _KAPPA, x * x, _ONE)
+        right_derivative = _HALF * x * fma(-t, t, _ONE) * inner_derivative
+        return dy * (left_derivative + right_derivative)
+
+    return grad
+
+
+def gelu_tanh(x: np.ndarray) -> np.ndarray:
+    """PyTorch's float32 ``gelu(x, approximate='tanh')``, path by path."""
+    vector, scalar = _tanh_form(sleef_float32.tanhf), _tanh_form(libm_float32.tanhf)
+    return split(vector, scalar, x.shape, x)
+
+
+def gelu_tanh_backward(dy: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """PyTorch's float32 ``gelu_backward(dy, x, approximate='tanh')``, path by path."""
+    vector = _tanh_form_backward(sleef_float32.tanhf)
+    scalar = _tanh_form_backward(libm_float32.tanhf)
+    return split(vector, scalar, np.broadcast_shapes(dy.shape, x.shape), dy, x)

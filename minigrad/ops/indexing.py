@@ -250,12 +250,21 @@ def _add_rows(zeros: np.ndarray, grad: np.ndarray, rows: np.ndarray) -> np.ndarr
     adds the same numbers in the same order, so the sums are identical. A negative
     row ``-k`` becomes a negative flat index that lands in that same row. ``zeros``
     is the fresh C-ordered array ``Index.backward`` made: written in place, through
-    a flat view of it.
+    a flat view of it. For a small table (an embedding of a few thousand numbers) the
+    flat indices are the rows picked from the table of all flat indices (one ``take``,
+    as forward picked the rows), else computed by broadcasting (three numpy calls).
     """
-    width = math.prod(zeros.shape[1:])
-    flat = (rows.reshape(-1, 1) * width + positions(width)).reshape(-1)
+    size = zeros.size
+    if 0 < size <= _SMALL_TABLE:
+        flat = positions(size).reshape(zeros.shape).take(rows.reshape(-1), 0).reshape(-1)
+    else:
+        width = math.prod(zeros.shape[1:])
+        flat = (rows.reshape(-1, 1) * width + positions(width)).reshape(-1)
     np.add.at(zeros.reshape(-1), flat, grad.reshape(-1))
     return zeros
+
+
+_SMALL_TABLE = 4096  # ``positions`` keeps an arange up to this size
 
 
 class Alias(ArrayFunction):

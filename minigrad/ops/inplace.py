@@ -18,7 +18,7 @@ from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_output import multi_view_error, multi_view_of
-from ..autograd.views import rebase_view, view_history
+from ..autograd.views import no_grad_view_error, rebase_view, view_history
 from ..tensor import Tensor, follows_base, new_tensor
 from . import arithmetic as A
 from ._common import LEGACY_NAMES
@@ -34,6 +34,8 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         check_inference(t)
     if not _grad_state.enabled:
         return False
+    if t._base is not None and t._no_grad_view and _needs_grad(t, others):
+        raise no_grad_view_error(t, indirect=False)
     if t._base is not None and t._grad_fn is not None and multi_view_of(t) is not None:
         raise multi_view_error(t)  # an output of unbind, split ... (or a view of one)
     if t._requires_grad and t._grad_fn is None:
@@ -53,6 +55,15 @@ def check_inplace(t: Tensor, others: tuple = ()) -> bool:
         if isinstance(o, Tensor) and (o._requires_grad or follows_base(o)):
             return True
     return False
+
+
+def _needs_grad(t: Tensor, others: tuple) -> bool:
+    """Whether the in-place op on ``t`` would be recorded: an input requires grad."""
+    return (
+        t._requires_grad
+        or follows_base(t)
+        or any(isinstance(o, Tensor) and (o._requires_grad or follows_base(o)) for o in others)
+    )
 
 
 def check_inference(t: Tensor, through_index: bool = False) -> None:

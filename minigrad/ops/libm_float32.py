@@ -288,3 +288,24 @@ def log1pf(x: np.ndarray) -> np.ndarray:
         out = np.where(x < -1, _F32(np.nan), out)
         out = np.where(hx >= 0x7F800000, x + x, out)
     return np.where(np.isnan(x), x, out).astype(_F32)
+
+
+# -- tanhf --------------------------------------------------------------------------------
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """glibc's ``tanhf`` (fdlibm's, through ``expm1f``) of a float32 array, bit for bit."""
+    x = np.asarray(x, _F32)
+    ax = _bits(x).reshape(x.shape) & 0x7FFFFFFF
+    two = _F32(2)
+    with np.errstate(all="ignore"):
+        a = np.abs(x)
+        t = expm1f(two * a)
+        large = _ONE - two / (t + two)  # |x| >= 1
+        t = expm1f(-two * a)
+        small = -t / (t + two)
+        z = np.where(ax >= 0x3F800000, large, small)
+        z = np.where(ax >= 0x41B00000, _ONE, z)  # |x| >= 22: 1 - tiny rounds to 1
+        out = np.where(np.signbit(x), -z, z)
+        out = np.where(ax < 0x24000000, x * (_ONE + x), out)  # tiny and zero: x
+    return np.where(np.isnan(x), x, out).astype(_F32)

@@ -127,9 +127,13 @@ _DOT_FROM = 64
 
 
 def mse_grad(grad: np.ndarray, input: np.ndarray, target: np.ndarray, reduction: str):
-    """``norm * (input - target) * grad``: the gradient of mse_loss on arrays."""
+    """``norm * (input - target) * grad``: the gradient of mse_loss on arrays, in the order of
+    PyTorch's kernel (``norm`` in the tensor's dtype times the difference, then the gradient:
+    ``grad * norm`` first rounds otherwise for a mean; -0. times 2 * -3e38 is nan, not 0.)."""
     norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
-    return (input - target) * (grad * norm)
+    out = input - target
+    out *= out.dtype.type(norm)
+    return out * grad
 
 
 class MseLossBackward(ArrayFunction):

@@ -11,6 +11,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from .arithmetic import MaskedFill as ZeroWhere
 from .namespace import namespace
+from .number_range import check_number_fits
 
 
 def _check_mask(mask: np.ndarray) -> None:
@@ -30,6 +31,7 @@ class MaskedFill(ArrayFunction):
     @staticmethod
     def forward(ctx, a, mask, value):
         _check_mask(mask)
+        value = check_number_fits(value, a.dtype, filling=True)  # PyTorch's range check
         ctx.shape, ctx.mask = a.shape, mask
         ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
         # PyTorch fills a contiguous clone: a C-ordered result, whatever a's layout

@@ -105,7 +105,7 @@ def rounded_once(fn):
 class NumpyNamespace:
     """The functions a backward formula may call, on numpy arrays (the fast path)."""
 
-    exp = staticmethod(np.exp)
+    exp = staticmethod(rounded_once(np.exp))  # as the Exp op: PyTorch rounds float32 exp once
     log = staticmethod(rounded_once(np.log))
     sqrt = staticmethod(np.sqrt)
     sin = staticmethod(rounded_once(np.sin))

@@ -49,6 +49,26 @@ def check_number_fits(value, dtype: np.dtype, filling: bool):
     return value
 
 
+_I64 = np.dtype(np.int64)
+
+
+def scalar_beside(value, dtype: np.dtype, default_float: np.dtype):
+    """A Python number as ``where``, ``clamp`` and ``masked_fill`` read it beside a tensor of
+    ``dtype``: PyTorch converts it, with the range check of ``check_number_fits``, to the
+    result's dtype (``dtype``; a float beside integers or bools, ``default_float``; an int
+    beside bools, int64): ``uint8.clamp_min(-1)`` clamps at 255, ``int8.clamp_max(300)`` and
+    ``float32.clamp(max=1e300)`` raise. ``masked_fill`` passes its own dtype, which it keeps."""
+    if type(value) is bool or not isinstance(value, (int, float)):
+        return value
+    if dtype.kind in "iub" and isinstance(value, float):
+        dtype = default_float
+    elif dtype.kind == "b":
+        if value >= 2**63:
+            wrap_int(value, dtype)  # PyTorch refuses to promote bool with uint64
+        dtype = _I64
+    return check_number_fits(value, dtype, filling=True)
+
+
 _WRAP = {  # an integer dtype's lowest value and the count of its values
     np.dtype(t): (int(np.iinfo(t).min), 2 ** np.iinfo(t).bits)
     for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)

@@ -11,7 +11,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from .arithmetic import MulScalar, SubScalar
 from .namespace import namespace
-from .number_range import check_int_exponent, int_operand
+from .number_range import check_int_exponent, check_scalar_int, int_operand
 
 _BOOL = np.dtype(np.bool_)
 
@@ -39,6 +39,8 @@ class PowScalar(ArrayFunction):
     def forward(ctx, a, exponent):
         if a.dtype.kind in "iub" and type(exponent) is int:  # bool too
             check_int_exponent(exponent, a.dtype)  # 2 ** -1, uint8 ** 300: refused
+        elif type(exponent) is int:
+            check_scalar_int(exponent)  # float ** 2**64: refused too
         if a.dtype is _BOOL and type(exponent) is int:
             a = a.astype(np.int64)  # bool ** 2 is int64, as in PyTorch (numpy says int8)
         elif a.dtype is _BOOL and type(exponent) is bool:  # PyTorch: x ** 1 copies, x ** 0 fills

@@ -96,6 +96,7 @@ class View(ArrayFunction):
         vc = result._vc = a._vc
         result._base = a if a._base is None else a._base
         result._view_version = vc[0]
+        result._no_grad_view = not _state.enabled or (a._base is not None and a._no_grad_view)
         if (a._requires_grad or follows_base(a)) and _state.enabled:
             result._grad_fn = ctx = node(cls, (edge(a),))
             result._requires_grad = True
@@ -329,6 +330,9 @@ class Expand(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        if not ctx.shape and type(grad) is not np.ndarray:  # PyTorch's sum_to: down to 0-d it
-            return grad.sum()  # sums, even from 0-d (SumBackward0 under create_graph)
+        if not ctx.shape:  # PyTorch's sum_to: down to 0-d it sums, even from 0-d
+            if type(grad) is not np.ndarray:
+                return grad.sum()  # SumBackward0 under create_graph
+            if not grad.ndim:  # a sum from 0.: -0. gives 0.
+                return grad + grad.dtype.type(0)
         return namespace(grad).sum_to_shape(grad, ctx.shape)

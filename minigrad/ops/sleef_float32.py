@@ -140,3 +140,27 @@ def log1pf(d: np.ndarray) -> np.ndarray:
         out = np.where(d == -1, _F32(-np.inf), out)
         out = np.where((d == 0) & np.signbit(d), _F32(-0.0), out)
     return np.where(np.isnan(d), d, out).astype(_F32)
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """SLEEF's ``tanhf`` (u10): ``(e - 1/e) / (e + 1/e)`` of ``e = exp|x|`` in double-floats."""
+    x = np.asarray(x, _F32)
+    with np.errstate(all="ignore"):
+        d = _expk2(np.abs(x))
+        r = _ONE / d.x  # dfrec: 1 / d
+        e = _DF(r, r * _fma(-d.y, r, _fma(-d.x, r, _ONE)))
+        num, den = _sum(d, _DF(-e.x, -e.y)), _sum(d, e)
+        t = _ONE / den.x  # dfdiv(num, den)
+        s = num.x * t
+        u = _fma(t, num.x, -s)
+        v = _fma(-den.y, t, _fma(-den.x, t, _ONE))
+        y = s + _fma(s, v, _fma(num.y, t, u))
+        y = np.where((np.abs(x) > _F32(8.664339742)) | np.isnan(y), _ONE, y)
+        y = np.where(np.signbit(x), -y, y)
+    return np.where(np.isnan(x), x, y).astype(_F32)
+
+
+def _sum(a: _DF, b: _DF) -> _DF:
+    """``dfadd`` of two double-floats, the larger first."""
+    s = a.x + b.x
+    return _DF(s, (((a.x - s) + b.x) + a.y) + b.y)

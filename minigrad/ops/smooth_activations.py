@@ -12,7 +12,7 @@ gradients are PyTorch's double-backward formulas; silu's gradient, when it is to
 differentiated again, is PyTorch's ``grad * s * (1 + x * (1 - s))`` with ``s = sigmoid(x)``,
 op by op. Values follow PyTorch's kernels in the input's dtype: float32 through
 ``smooth_kernels.py`` (SLEEF's functions in the vectorised blocks, glibc's elsewhere),
-float64 with exp, expm1 and log1p correctly rounded.
+float64 and float32 above ``EXACT_UP_TO`` elements with exp, expm1 and log1p correctly rounded.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from . import arithmetic as A
 from . import smooth_kernels as K
 from ._common import LEGACY_NAMES
 from .arithmetic import AddScalar, MulScalar
+from .cpu_loop_split import EXACT_UP_TO
 from .namespace import namespace
 from .unary import Sigmoid, SigmoidBackward
 
@@ -39,8 +40,9 @@ def _exact(fn, x: np.ndarray) -> np.ndarray:
 
 
 def _float32(*arrays: np.ndarray) -> bool:
-    """Whether PyTorch's float32 kernels (``smooth_kernels.py``) compute this."""
-    return all(a.dtype is _F32 for a in arrays)
+    """Whether PyTorch's float32 kernels (``smooth_kernels.py``) compute this: float32 of up
+    to ``EXACT_UP_TO`` elements (larger tensors take the faster formulas below)."""
+    return all(a.dtype is _F32 and a.size <= EXACT_UP_TO for a in arrays)
 
 
 def _floats_only(a: np.ndarray, kernel: str) -> None:

@@ -307,10 +307,16 @@ OPS: tuple[Op, ...] = (
     Op("inplace_view_op", "{out} = {x} * 1\n{out}.transpose(0, -1).mul_({s})"),
     Op("inplace_select", "{out} = {x} * 1\n{out}[0].add_({s})"),
     Op("inplace_data", "{x}.data.mul_({s})\n{out} = {x} * 1"),
-    Op("inplace_no_grad", "with T.no_grad():\n    {x}.add_({s})\n{out} = {x}"),
+    Op("inplace_no_grad", "with T.no_grad():\n    {x}.add_({s})\n{out} = {x}", w=0.5),
+    # a view made under no_grad, changed in place outside it (weight split off the line above)
+    Op("inplace_no_grad_view", "with T.no_grad():\n    {out} = {x}[...]\n{out}.mul_({s})", w=0.5),
     Op("inplace_leaf", "{out} = {x}.sub_({s})"),
     Op("zero_", "{out} = {x}.clone().zero_()"),
-    Op("fill_", "{out} = {x}.clone().fill_({s})"),
+    Op("fill_", "{out} = {x}.clone().fill_({s})", w=0.5),
+    # numbers checked against a dtype's range (the weight of fill_ split three ways, so that
+    # no program of a seed that drew another entry changes)
+    Op("full_like", "T.full_like({x}, {s})", w=0.25),
+    Op("tensor_of_list_dtype", "T.tensor({x}.tolist(), dtype={dtype})", w=0.25),
     Op("copy_", "{out} = {x}.clone().copy_({y})"),
     Op("clamp_", "{out} = {x}.clone().clamp_(min={s})"),
     Op("clamp_min_", "{out} = {x}.clone().clamp_min_({s})"),

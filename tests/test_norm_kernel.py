@@ -53,3 +53,12 @@ def test_one_norm_adds_in_float32(torch):
     for T in (torch, mg):
         x = T.tensor([100000.0, 1.2, 4.1])
         assert T.linalg.vector_norm(x, 1).item() == np.float32(100005.3046875)
+
+
+def test_norms_of_zeros_and_infinities(torch):
+    """``0 ** -1`` is inf and ``inf ** -1`` is 0 (C's pow); the fuzzer's program 913."""
+    for values in ([0.0, 1.0, -2.0], [0.0, -0.0], [float("inf"), 1.0], [float("nan"), 2.0]):
+        for ord in (-1, -2.5, 0.5, 3):
+            want = torch.linalg.vector_norm(torch.tensor(values), ord).numpy()
+            got = mg.linalg.vector_norm(mg.tensor(values), ord).numpy()
+            np.testing.assert_array_equal(got, want)

@@ -73,7 +73,18 @@ def _terms(rows: np.ndarray, ord: float) -> np.ndarray:  # noqa: A002
 def _pow(x: np.ndarray, p: float) -> np.ndarray:
     """C's ``pow`` element by element: numpy's float64 power may run a vector library that
     is an ulp off where glibc's ``pow`` (PyTorch's ``std::pow``) is correctly rounded."""
-    return np.vectorize(math.pow, otypes=[np.float64])(x, p) if x.size else x
+    out = np.power(x, p)  # the special cases (0, inf, nan) as C's
+    plain = np.isfinite(out) & np.isfinite(x) & (x > 0)
+    if plain.any():
+        out[plain] = [_c_pow(v, p) for v in x[plain].tolist()]
+    return out
+
+
+def _c_pow(x: float, p: float) -> float:
+    try:
+        return math.pow(x, p)
+    except OverflowError:
+        return math.inf
 
 
 def _lanes_of_squares(rows: np.ndarray) -> np.ndarray:

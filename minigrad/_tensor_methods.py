@@ -96,6 +96,7 @@ from ._functions.sorting import _argsort_method, _sort_method, msort, topk
 from ._legacy import legacy_new
 from ._tensor_autograd_methods import AUTOGRAD_METHODS
 from ._tensor_inplace_methods import INPLACE_METHODS
+from ._tensor_new_methods import NEW_METHODS
 from .ops import arithmetic as A
 from .ops import getitem as GI
 from .ops import indexing as I
@@ -309,7 +310,9 @@ METHODS: dict[str, Any] = {
     "cuda": _cuda,
 }
 
-for _name, _impl in (METHODS | INPLACE_METHODS | AUTOGRAD_METHODS | _ELEMENTWISE).items():
+for _name, _impl in (
+    METHODS | INPLACE_METHODS | AUTOGRAD_METHODS | _ELEMENTWISE | NEW_METHODS
+).items():
     setattr(Tensor, _name, _impl)
 
 Tensor.__array_priority__ = 1000  # ndarray + tensor -> Tensor.__radd__, as in PyTorch

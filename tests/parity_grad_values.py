@@ -40,4 +40,22 @@ GRAD_VALUES: dict[str, str] = {
         show(T.autograd.grad((m.values * m.indices * b).sum(), b))
         show(T.autograd.grad(b.expand(()), b, T.tensor(-0., dtype=T.float64)))
     """,
+    # fuzzer 653 and 2462: log_softmax's float64 gradient is one fused multiply-add per element,
+    # grad - exp(out) * sum: -0. - 0. stays -0. (the emulated fma gave 0.)
+    "log_softmax_gradient_keeps_negative_zero_in_float64": """
+        b = T.tensor([-2.12, 1.83], dtype=T.float64, requires_grad=True)
+        t = T.nn.MSELoss()(b.log_softmax(-1), T.tensor([0.9, -2.0], dtype=T.float64))
+        T.nn.functional.softmax(t, dim=-1).backward()
+        show(b.grad)
+    """,
+    # fuzzer 12622 and 13232: float32 powers (and so their gradients) rounded once from float64
+    "float32_power_gradients": """
+        a = T.tensor([3.0, -0.5, 2.0, 0.6884, 0.26, 1.0, 3.08, 0.0, 3.51], requires_grad=True)
+        (-2.5 ** a).sum().backward()
+        show(a.grad)
+        c = T.tensor([[2.56, -3.4846], [-0.8, -1.23]], requires_grad=True)
+        t = T.nn.functional.mse_loss(c, T.tensor([[-0.7634, -0.59], [-2.99, -1.0302]]))
+        (t**t).backward(T.tensor(-2.0))
+        show(c.grad)
+    """,
 }

@@ -235,4 +235,16 @@ NUMBER_RANGES: dict[str, str] = {
         "T.ones(2, dtype=T.int8).sub(T.ones(2, dtype=T.int8), alpha=128)",
         "T.ones(2, dtype=T.int64).add(T.ones(2, dtype=T.int64), alpha=2**63 - 1)",
     ),
+    "div_rounding_mode_with_numbers": _tries(
+        "T.ones(2).div(2**64, rounding_mode='floor')",
+        "T.ones(2).div(2**64, rounding_mode='trunc')",
+        "T.div(-(2**64), T.ones(2), rounding_mode='trunc')",
+        "T.ones(2, dtype=T.int8).div(2**63, rounding_mode='trunc')",
+        "T.ones(2, dtype=T.int8).div(300, rounding_mode='floor')",
+        "T.div(300, T.ones(2, dtype=T.int8), rounding_mode='floor')",
+        "T.div(-7, T.tensor([2, 3], dtype=T.uint8), rounding_mode='trunc')",
+        "T.ones(2).div(2**63, rounding_mode='floor')",
+        "T.tensor([5, -7]).div(-2, rounding_mode='trunc')",
+        "T.tensor([True]).div(2**63, rounding_mode='floor')",
+    ),
 }

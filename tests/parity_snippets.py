@@ -1827,3 +1827,7 @@ SNIPPETS.update(GRAD_VALUES)
 from parity_no_grad_views import NO_GRAD_VIEWS  # noqa: E402 - views made under no_grad
 
 SNIPPETS.update(NO_GRAD_VIEWS)
+
+from parity_new_methods import NEW_METHODS  # noqa: E402 - t.new_zeros(...) and friends
+
+SNIPPETS.update(NEW_METHODS)

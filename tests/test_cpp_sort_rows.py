@@ -1,5 +1,6 @@
-"""The vectorised ``std::sort`` (``minigrad/ops/_cpp_sort_rows.py``) gives the order of the
-step-by-step one (``_cpp_sort.std_sort``) on rows full of ties, and torch's ``sort`` indices.
+"""The vectorised ``std::sort`` and ``std::nth_element`` (``minigrad/ops/_cpp_sort_rows.py``)
+give the order of the step-by-step ones (``_cpp_sort``) on rows full of ties, and torch's
+``sort`` and ``topk`` indices.
 
 Rows of up to 16 elements are an insertion sort in libstdc++ (stable), so the rows drawn here
 are longer; few distinct keys make many ties, sorted and reversed rows exercise the
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 import minigrad
 from minigrad.ops import _cpp_sort as cpp
-from minigrad.ops._cpp_sort_rows import std_sort_rows
+from minigrad.ops._cpp_sort_rows import nth_element_rows, std_sort_rows
 
 
 def _step_by_step(row) -> list[int]:
@@ -65,3 +66,35 @@ def test_sort_with_ties_matches_pytorch(torch, shape, descending) -> None:
     want = torch.from_numpy(values).sort(descending=descending).indices.numpy()
     got = minigrad.from_numpy(values).sort(descending=descending).indices.numpy()
     np.testing.assert_array_equal(got, want)
+
+
+def _nth_step_by_step(row, nth: int) -> list[int]:
+    pairs = [(int(r), i) for i, r in enumerate(row)]
+    cpp.nth_element(pairs, 0, nth, len(pairs), lambda x, y: x[0] < y[0])
+    return [i for _, i in pairs]
+
+
+@settings(max_examples=60, deadline=None)
+@given(_rows(), st.integers(0, 10**6))
+def test_nth_element_rows_match_the_step_by_step_one(keys, pick) -> None:
+    nth = pick % keys.shape[1]
+    got = nth_element_rows(keys, nth)
+    assert [list(r) for r in got] == [_nth_step_by_step(r, nth) for r in keys]
+
+
+def test_nth_element_out_of_depth_budget_takes_the_heap_selection(monkeypatch) -> None:
+    monkeypatch.setattr(cpp, "_lg", lambda n: 1)
+    keys = np.random.default_rng(4).integers(0, 6, size=(4, 300))
+    for nth in (0, 7, 150, 299):
+        got = nth_element_rows(keys, nth)
+        assert [list(r) for r in got] == [_nth_step_by_step(r, nth) for r in keys]
+
+
+@pytest.mark.parametrize(("shape", "k"), [((600, 100), 10), ((60000,), 1000), ((40, 300), 20)])
+@pytest.mark.parametrize("largest", [False, True])
+def test_topk_with_ties_matches_pytorch(torch, shape, k, largest) -> None:
+    values = np.random.default_rng(k).integers(0, 9, size=shape).astype(np.float32)
+    for ordered in (True, False):
+        want = torch.from_numpy(values).topk(k, largest=largest, sorted=ordered).indices
+        got = minigrad.from_numpy(values).topk(k, largest=largest, sorted=ordered).indices
+        np.testing.assert_array_equal(got.numpy(), want.numpy())

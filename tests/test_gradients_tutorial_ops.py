@@ -82,6 +82,10 @@ SHAPED = {
     "split_sizes": lambda x: x.split([1, x.shape[0] - 1])[0],
     "narrow": lambda x: x.narrow(0, 0, 1),
     "square": lambda x: x.square(),
+    # type_as, and constants made by new_* (leaves that need no grad: x's gradient only)
+    "type_as_new": lambda x: (
+        x.type_as(x.new_zeros(1)) * x.new_full(tuple(x.shape), 1.5) + x.new_tensor(0.25)
+    ),
     "leaky_relu": lambda x: F.leaky_relu(x, 0.2),
     "smooth_l1_loss": lambda x: F.smooth_l1_loss(x, minigrad.zeros(x.shape, dtype=x.dtype)),
     "huber_loss": lambda x: F.huber_loss(x, minigrad.ones(x.shape, dtype=x.dtype), delta=0.7),

@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minigrad.ops import sleef_double, sleef_log
+from minigrad.ops import _fma, sleef_double, sleef_log
 
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e150, max_value=1e150)
 
@@ -76,3 +76,14 @@ def test_log_special_values():
         got = sleef_log.log(x)
         assert got[0] == -np.inf and got[1] == -np.inf and np.isnan(got[2]) and got[3] == np.inf
         assert np.isnan(got[4]) and got[5] == 0 and abs(got[6] - np.log(np.float64(x[6]))) < 1e-5
+
+
+def test_fma_keeps_the_sign_of_zero():
+    for dtype in (np.float32, np.float64):
+        a, b, c = (
+            np.array(v, dtype)
+            for v in ([-1.0, 1.0, -0.0, 2.0], [0.0, 0.0, 1.0, 3.0], [-0.0, -0.0, -0.0, -6.0])
+        )
+        got = _fma.fma(a, b, c)
+        np.testing.assert_array_equal(np.signbit(got), [True, False, True, False])
+        assert got.dtype == dtype

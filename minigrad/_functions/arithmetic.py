@@ -14,6 +14,7 @@ from ..ops import integer_division as IDIV
 from ..ops import pairwise_extremes as MAXMIN
 from ..ops import powers as POW
 from ..ops import unary as U
+from ..ops.number_range import check_scalar_int
 from ..tensor import Tensor
 from ._args import _operand
 
@@ -60,6 +61,9 @@ def div(input: Operand, other: Operand, *, rounding_mode: str | None = None) -> 
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                 f"'{rounding_mode}'"
             )
+        for number in (input, other):
+            if type(number) is int:
+                check_scalar_int(number)  # 2**64: refused whatever the tensor's dtype
         return IDIV.DivRounded.apply(_operand(input), _operand(other), rounding_mode)
     if not isinstance(input, Tensor):
         return A.Div.apply(_operand(input), other)  # div(2, x): DivBackward0, as in PyTorch

@@ -113,3 +113,48 @@ def std_sort_rows(keys: np.ndarray) -> np.ndarray:
     v, idx = v.reshape(rows, n), idx.reshape(rows, n)
     final = np.argsort(v, axis=1, kind="stable")  # the closing insertion sort
     return np.take_along_axis(idx, final, axis=1)
+
+
+def _rows_state(keys: np.ndarray):
+    rows, n = keys.shape
+    v = np.ascontiguousarray(keys, dtype=np.int64).reshape(-1).copy()
+    return v, np.tile(np.arange(n, dtype=np.int64), rows), np.arange(rows, dtype=np.int64) * n
+
+
+def nth_element_rows(keys: np.ndarray, nth: int) -> np.ndarray:
+    """``std::nth_element(first, first + nth, last)`` on every row of ``keys``: introselect
+    (the partitions of ``std::sort``, keeping the side that holds ``nth``), then an insertion
+    sort of the last three or fewer. Returns each row's columns in the order it leaves them."""
+    rows, n = keys.shape
+    v, idx, first = _rows_state(keys)
+    last, depth = first + n, np.full(rows, 2 * cpp._lg(n), dtype=np.int64)
+    target = first + nth
+    done = []  # pieces the heap selection finished (no closing insertion sort)
+    while True:
+        active = last - first > 3
+        if not active.any():
+            break
+        out = active & (depth == 0)
+        for r in np.flatnonzero(out).tolist():
+            f, e, t = int(first[r]), int(last[r]), int(target[r])
+            pairs = [(int(v[i]), int(idx[i])) for i in range(f, e)]
+            cpp._heap_select(pairs, 0, t - f + 1, e - f, lambda x, y: x[0] < y[0])
+            pairs[0], pairs[t - f] = pairs[t - f], pairs[0]
+            v[f:e] = [p[0] for p in pairs]
+            idx[f:e] = [p[1] for p in pairs]
+            done.append(r)
+        first[out] = last[out]  # finished: no piece left
+        go = np.flatnonzero(active & ~out)
+        if not len(go):
+            continue
+        depth[go] -= 1
+        cut = _partition(v, idx, first[go], last[go])
+        right = cut <= target[go]
+        first[go[right]] = cut[right]
+        last[go[~right]] = cut[~right]
+    for r in range(rows):  # the insertion sort (stable) of the piece left, three at most
+        f, e = int(first[r]), int(last[r])
+        if e - f > 1:
+            order = sorted(range(f, e), key=v.__getitem__)
+            v[f:e], idx[f:e] = v[order], idx[order]
+    return idx.reshape(rows, n)

@@ -52,11 +52,13 @@ def fma(a, b, c) -> np.ndarray:
     with np.errstate(all="ignore"):
         a = np.asarray(a)
         if a.dtype == _F32:
-            wide = a.astype(_F64) * np.asarray(b, _F32)
-            return _add_round_to_odd(wide, np.asarray(c, _F32).astype(_F64)).astype(_F32)
-        a, b, c = (np.asarray(v, _F64) for v in (a, b, c))
-        uh, ul = _two_product(a, b)
-        th, tl = _two_sum(c, uh)
-        out = th + _add_round_to_odd(tl, ul)
-        plain = a * b + c  # infinities and nan: the ordinary operations give them
-        return np.where(np.isfinite(out), out, plain)
+            b, c = np.asarray(b, _F32), np.asarray(c, _F32)
+            wide = a.astype(_F64) * b
+            out = _add_round_to_odd(wide, c.astype(_F64)).astype(_F32)
+        else:
+            a, b, c = (np.asarray(v, _F64) for v in (a, b, c))
+            uh, ul = _two_product(a, b)
+            th, tl = _two_sum(c, uh)
+            out = th + _add_round_to_odd(tl, ul)
+        plain = a * b + c  # infinities, nan, and a zero's sign: the plain operations give them
+        return np.where(np.isfinite(out) & (out != 0), out, plain)

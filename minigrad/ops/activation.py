@@ -68,6 +68,7 @@ _BITS_OF_FLOAT = {
 # (a quarter of a microsecond on a (100, 16) relu); the same values, so the same bits
 _ZERO = {t: np.zeros((), t) for t in _BITS_OF_FLOAT}
 _ONE = {np.dtype(t): np.ones((), t) for t in _BITS_OF_FLOAT.values()}
+_WHERE_UP_TO = 2048  # threshold_backward: where() up to this size (measured: equal at ~4,000)
 
 
 class Relu(ArrayFunction):
@@ -120,13 +121,18 @@ def threshold_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
     nan of grad * False); elsewhere, a nan output included, it passes.
 
     Done on the bits (grad AND all-ones or all-zeros): numpy's masked copy or where() on a
-    random mask is ten times slower than this on large arrays, and than relu's forward.
+    random mask is ten times slower than this on large arrays, and than relu's forward. On a
+    small one (a hidden layer of a small model, (100, 16)) where() is the faster, by a third:
+    two numpy calls instead of four, the same values (a +0. where out <= 0).
     """
     bits = _BITS_OF_FLOAT.get(grad.dtype)
     if bits is None:
         selected = np.zeros_like(grad)
         np.copyto(selected, grad, where=~(out <= 0))
         return selected
+    zero = _ZERO[grad.dtype]
+    if grad.size <= _WHERE_UP_TO and out.dtype is grad.dtype:
+        return np.where(np.less_equal(out, zero), zero, grad)
     keep = np.asarray(np.less_equal(out, _ZERO.get(out.dtype, 0)), bits)  # a cast, then a
     keep -= _ONE[keep.dtype]  # subtraction in one dtype (faster): False - 1 wraps to all ones
     return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)

@@ -218,17 +218,27 @@ def plain_update(ufunc, t: Tensor, other: Tensor) -> bool:
     (``check_inplace`` has nothing to say then); else False, for the general path.
 
     The optimizer's update ``p.data += -lr * p.grad`` runs this for every parameter in
-    every step: its tests are cheap attribute reads."""
+    every step: its tests are cheap attribute reads (``_same_floats`` inline), and a
+    read-only ``t`` is found by the ufunc itself, which refuses to write before it starts."""
     if (
         t._requires_grad
         or other._requires_grad
         or t._base is not None
         or other._base is not None  # a view may require grad through its base (follows_base)
         or type(t._vc) is not list
-        or not _same_floats(t._data, other._data)
     ):
         return False
-    _ufunc_into(ufunc, t, other)
+    data, value = t._data, other._data
+    if value.dtype is not data.dtype or data.dtype.kind != "f" or value.shape != data.shape:
+        return False
+    token = quiet()
+    try:
+        ufunc(data, value, data)
+    except ValueError:  # a read-only array (expand's): the general path says what PyTorch says
+        return False
+    finally:
+        loud(token)
+    t._vc[0] += 1  # every view and detach()ed copy sees the new version
     return True
 
 

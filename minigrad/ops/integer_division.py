@@ -77,6 +77,7 @@ class Remainder(ArrayFunction):
 
     node_name = "RemainderBackward1"
     broadcasts = True
+    saved_names = ("self", "other")  # x %= y saves a clone of the old x (CloneBackward0)
     saved_when = (1, 1)  # only b's gradient reads them (PyTorch keeps neither otherwise)
 
     @staticmethod
@@ -183,6 +184,7 @@ class DivRounded(ArrayFunction):
     def forward(ctx, a, b, mode):
         if np.result_type(a, b) == _BOOL:
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
+        a, b = int_operand(b, a), int_operand(a, b)  # an int number wraps into the dtype
         _no_integer_division_by_zero(a, b)
         ctx.save_for_backward(a, b)  # PyTorch keeps b (a number too), and a for b's gradient
         a, b = _in_float_dtype(a, b)

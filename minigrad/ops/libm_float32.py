@@ -1,28 +1,55 @@
-"""The C library's float32 ``erff``, ``expm1f`` and ``log1pf``, as PyTorch's scalar loops call them.
+"""The C library's float32 erf, expm1, log1p and tanh, as PyTorch's scalar loops call them.
 
 PyTorch's CPU kernels hand a tensor's elements to a vectorised function in blocks of 32
 floats and the rest (a small tensor: all of it; a strided one: all of it) to a scalar
-function that calls ``std::erf``, ``std::expm1``, ``std::log1p`` on a float: the C library's
-``erff``, ``expm1f``, ``log1pf``. glibc (2.36 here, the same through 2.40) computes those
-with Sun's fdlibm algorithms in float arithmetic, within an ulp of the true value but not
-always its correct rounding; ``gelu(-0.29)`` then prints ``-0.11212044`` in PyTorch where
-the correctly rounded erf gives ``-0.11212043``. This module redoes fdlibm's steps in numpy,
-float32 operation by float32 operation (no fused multiply-adds: glibc's generic x86-64 build
-has none), over whole arrays: each interval's formula is computed for every element and the
-right one picked.
+function that calls ``std::erf``, ``std::expm1``, ... on a float: the C library's. glibc up
+to 2.40 (Debian 12 has 2.36) computes ``erff``, ``expm1f``, ``log1pf`` and ``tanhf`` with
+Sun's fdlibm algorithms in float arithmetic, within an ulp of the true value but not always
+its correct rounding (``gelu`` of -0.29075384 alone prints ``-0.11212044`` in PyTorch where
+the correctly rounded erf gives ``-0.11212043``); from 2.41 on they are CORE-MATH's,
+correctly rounded. ``expf`` (ARM's optimized-routines algorithm in every version, within
+0.502 ulp) and fdlibm's ``expm1f`` are in ``libm_float.py`` (with ``sinhf``, ``coshf``);
+this module has the others and the choice between fdlibm and the correctly rounded ones.
+Both redo the library's steps in numpy, float32 operation by float32 operation (no fused
+multiply-adds: glibc's generic x86-64 build has none), over whole arrays: each interval's
+formula is computed for every element and the right one picked. ``FDLIBM`` says which
+library this process runs on (``platform.libc_ver()``): other than glibc before 2.41, the
+four functions are the correctly rounded ones.
 
 The algorithms and their constants (the rational approximations' coefficients, the interval
 bounds, the argument reductions) are Sun Microsystems' fdlibm (1993, "freely granted"), as
-glibc's ``sysdeps/ieee754/flt-32/s_erff.c``, ``s_expm1f.c`` and ``s_log1pf.c`` carry them;
-the code here is written anew for numpy. ``expf`` inside erff is glibc's newer expf, which
-computes in double: its result is the correctly rounded exp but for ties no test has met.
+glibc 2.36's ``sysdeps/ieee754/flt-32/s_erff.c``, ``s_log1pf.c`` and ``s_tanhf.c`` carry
+them; the code here is written anew for numpy.
 """
 
 from __future__ import annotations
 
+import math
+import platform
+
 import numpy as np
 
+from .libm_float import expf
+from .libm_float import expm1f as _fdlibm_expm1f
+
 _F32, _F64 = np.float32, np.float64
+
+
+def _runs_fdlibm() -> bool:
+    library, version = platform.libc_ver()
+    numbers = tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
+    return library == "glibc" and numbers < (2, 41)
+
+
+#: whether the C library's erff/expm1f/log1pf/tanhf are fdlibm's (glibc < 2.41)
+FDLIBM = _runs_fdlibm()
+_ERF = np.frompyfunc(math.erf, 1, 1)
+
+
+def _correctly_rounded(fn, x: np.ndarray) -> np.ndarray:
+    """``fn`` computed in float64 and rounded to float32 (CORE-MATH's result)."""
+    with np.errstate(all="ignore"):
+        return np.asarray(fn(np.asarray(x, _F64)), _F64).astype(_F32)
 
 
 def _c(bits: int) -> np.float32:
@@ -51,74 +78,6 @@ def _poly(z: np.ndarray, coefficients) -> np.ndarray:
     return acc
 
 
-# glibc's expf (ARM's optimized-routines algorithm): 2^(k/32) from a table of 32 doubles
-# (their bits less k << 47) times a cubic in r, all in double, then rounded once to float.
-_EXP2F_TAB = np.array(
-    [
-        0x3FF0000000000000,
-        0x3FEFD9B0D3158574,
-        0x3FEFB5586CF9890F,
-        0x3FEF9301D0125B51,
-        0x3FEF72B83C7D517B,
-        0x3FEF54873168B9AA,
-        0x3FEF387A6E756238,
-        0x3FEF1E9DF51FDEE1,
-        0x3FEF06FE0A31B715,
-        0x3FEEF1A7373AA9CB,
-        0x3FEEDEA64C123422,
-        0x3FEECE086061892D,
-        0x3FEEBFDAD5362A27,
-        0x3FEEB42B569D4F82,
-        0x3FEEAB07DD485429,
-        0x3FEEA47EB03A5585,
-        0x3FEEA09E667F3BCD,
-        0x3FEE9F75E8EC5F74,
-        0x3FEEA11473EB0187,
-        0x3FEEA589994CCE13,
-        0x3FEEACE5422AA0DB,
-        0x3FEEB737B0CDC5E5,
-        0x3FEEC49182A3F090,
-        0x3FEED503B23E255D,
-        0x3FEEE89F995AD3AD,
-        0x3FEEFF76F2FB5E47,
-        0x3FEF199BDD85529C,
-        0x3FEF3720DCEF9069,
-        0x3FEF5818DCFBA487,
-        0x3FEF7C97337B9B5F,
-        0x3FEFA4AFA2A490DA,
-        0x3FEFD0765B6E4540,
-    ],
-    np.uint64,
-)
-_EXPF_POLY = (
-    float.fromhex("0x1.c6af84b912394p-5") / 32**3,
-    float.fromhex("0x1.ebfce50fac4f3p-3") / 32**2,
-    float.fromhex("0x1.62e42ff0c52d6p-1") / 32,
-)
-_INV_LN2_32 = float.fromhex("0x1.71547652b82fep+0") * 32
-_SHIFT = float.fromhex("0x1.8p+52")
-
-
-def expf(x: np.ndarray) -> np.ndarray:
-    """glibc's ``expf`` of a float32 array (see the comment above): within 0.502 ulp,
-    so a few inputs in 10,000 round the other way than the correctly rounded exp."""
-    x = np.asarray(x, _F32)
-    with np.errstate(all="ignore"):
-        xd = x.astype(_F64)
-        z = _INV_LN2_32 * xd
-        kd = z + _SHIFT
-        ki = np.nan_to_num(kd).view(np.uint64)
-        kd = kd - _SHIFT
-        r = z - kd
-        t = _EXP2F_TAB[ki % np.uint64(32)] + (ki << np.uint64(47))
-        s = t.view(_F64)
-        y = (_EXPF_POLY[0] * r + _EXPF_POLY[1]) * (r * r) + (_EXPF_POLY[2] * r + 1)
-        out = (y * s).astype(_F32)
-        out = np.where(x > _F32(float.fromhex("0x1.62e42ep6")), _F32(np.inf), out)
-        out = np.where(x < _F32(-float.fromhex("0x1.9fe368p6")), _F32(0), out)
-    return np.where(np.isnan(x), x, out).astype(_F32)
-
-
 # -- erff ---------------------------------------------------------------------------------
 
 _ONE = _F32(1)
@@ -142,6 +101,8 @@ _SB = [_ONE] + _floats(
 
 def erff(x: np.ndarray) -> np.ndarray:
     """glibc's ``erff`` of a float32 array, bit for bit (see the module docstring)."""
+    if not FDLIBM:
+        return _correctly_rounded(lambda v: np.asarray(_ERF(v), _F64), x)
     x = np.asarray(x, _F32)
     hx = _bits(x).reshape(x.shape)
     ix = hx & 0x7FFFFFFF
@@ -177,73 +138,26 @@ def erff(x: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(x), x, out).astype(_F32)
 
 
-# -- expm1f -------------------------------------------------------------------------------
-
-_LN2_HI, _LN2_LO, _INV_LN2 = _c(0x3F317180), _c(0x3717F7D1), _c(0x3FB8AA3B)
-_Q = [_ONE, *_floats(0xBD088889, 0x3AD00D01, 0xB8A670CD, 0x36867E54, 0xB457EDBB)]
-
-
-def _add_exponent(y: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """``y * 2**k`` by adding ``k`` to the exponent bits, as fdlibm's SET_FLOAT_WORD does."""
-    return _from_bits(_bits(y) + (k << 23).astype(np.int32)).reshape(y.shape)
+# -- expm1f: fdlibm's is ``libm_float.expm1f`` ----------------------------------------------
 
 
 def expm1f(x: np.ndarray) -> np.ndarray:
     """glibc's ``expm1f`` of a float32 array, bit for bit (see the module docstring)."""
-    x = np.asarray(x, _F32)
-    hx = _bits(x).reshape(x.shape)
-    ax = hx & 0x7FFFFFFF
-    negative = hx < 0
-    half = _F32(0.5)
-    with np.errstate(all="ignore"):
-        # argument reduction: x = k ln2 + hi - lo, |hi - lo| <= ln2 / 2
-        one_ln2 = ax < 0x3F851592  # |x| < 1.5 ln2: k = +-1
-        k_float = (_INV_LN2 * x + np.where(negative, -half, half)).astype(_F32)
-        k = np.where(one_ln2, np.where(negative, -1, 1), np.trunc(np.nan_to_num(k_float)))
-        k = np.where(ax > 0x3EB17218, k, 0).astype(np.int32)
-        t = k.astype(_F32)
-        hi = x - t * _LN2_HI  # t * ln2_hi is exact
-        lo = t * _LN2_LO
-        reduced = k != 0
-        xr = np.where(reduced, hi - lo, x)
-        c = np.where(reduced, (hi - xr) - lo, _F32(0))
-        # x is now in the primary range
-        hfx = half * xr
-        hxs = xr * hfx
-        r1 = _poly(hxs, _Q)
-        t = _F32(3) - r1 * hfx
-        e = hxs * ((r1 - t) / (_F32(6) - xr * t))
-        k0 = xr - (xr * e - hxs)
-        e = xr * (e - c) - c
-        e = e - hxs
-        k_minus1 = half * (xr - e) - half
-        k_plus1 = np.where(
-            xr < _F32(-0.25), -_F32(2) * (e - (xr + half)), _ONE + _F32(2) * (xr - e)
-        )
-        far = _add_exponent(_ONE - (e - xr), k) - _ONE  # k <= -2 or k > 56
-        kk = np.clip(k, 0, 22)
-        one_minus = _from_bits(0x3F800000 - (np.int32(0x1000000) >> kk)).reshape(x.shape)
-        below23 = _add_exponent(one_minus - (e - xr), k)
-        two_minus_k = _from_bits((0x7F - np.clip(k, 23, 56)) << 23).reshape(x.shape)
-        from23 = _add_exponent((xr - (e + two_minus_k)) + _ONE, k)
-        out = np.select(
-            [k == 0, k == -1, k == 1, (k <= -2) | (k > 56), k < 23],
-            [k0, k_minus1, k_plus1, far, below23],
-            from23,
-        )
-        out = np.where(ax < 0x33000000, x, out)  # |x| < 2**-25: x
-        out = np.where(negative & (ax >= 0x4195B844), -_ONE, out)  # x <= -27 ln2: -1
-        out = np.where(~negative & (x > _c(0x42B17180)), _F32(np.inf), out)
-    return np.where(np.isnan(x), x, out).astype(_F32)
+    if not FDLIBM:
+        return _correctly_rounded(np.expm1, x)
+    return _fdlibm_expm1f(np.asarray(x, _F32))
 
 
 # -- log1pf -------------------------------------------------------------------------------
 
+_LN2_HI, _LN2_LO = _c(0x3F317180), _c(0x3717F7D1)
 _LP = _floats(0x3F2AAAAB, 0x3ECCCCCD, 0x3E924925, 0x3E638E29, 0x3E3A3325, 0x3E1CD04F, 0x3E178897)
 
 
 def log1pf(x: np.ndarray) -> np.ndarray:
     """glibc's ``log1pf`` of a float32 array, bit for bit (see the module docstring)."""
+    if not FDLIBM:
+        return _correctly_rounded(np.log1p, x)
     x = np.asarray(x, _F32)
     hx = _bits(x).reshape(x.shape)
     ax = hx & 0x7FFFFFFF
@@ -295,14 +209,16 @@ def log1pf(x: np.ndarray) -> np.ndarray:
 
 def tanhf(x: np.ndarray) -> np.ndarray:
     """glibc's ``tanhf`` (fdlibm's, through ``expm1f``) of a float32 array, bit for bit."""
+    if not FDLIBM:
+        return _correctly_rounded(np.tanh, x)
     x = np.asarray(x, _F32)
     ax = _bits(x).reshape(x.shape) & 0x7FFFFFFF
     two = _F32(2)
     with np.errstate(all="ignore"):
         a = np.abs(x)
-        t = expm1f(two * a)
+        t = _fdlibm_expm1f(two * a)
         large = _ONE - two / (t + two)  # |x| >= 1
-        t = expm1f(-two * a)
+        t = _fdlibm_expm1f(-two * a)
         small = -t / (t + two)
         z = np.where(ax >= 0x3F800000, large, small)
         z = np.where(ax >= 0x41B00000, _ONE, z)  # |x| >= 22: 1 - tiny rounds to 1

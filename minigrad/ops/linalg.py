@@ -47,6 +47,9 @@ def outer(col: np.ndarray, row: np.ndarray) -> np.ndarray:
     return out
 
 
+SMALL = 400  # small_product's limit: callers test it first, a call less per training batch
+
+
 def small_product(a: np.ndarray, b: np.ndarray, start=None) -> np.ndarray | None:
     """``a @ b`` (``start + a @ b`` for addmm) as PyTorch's BLAS computes a small float product
     with ``b`` in row order, or None when it is not one: each element ``start`` (else 0.)
@@ -55,7 +58,7 @@ def small_product(a: np.ndarray, b: np.ndarray, start=None) -> np.ndarray | None
     Measured against torch for inner sizes 2 to 7 and fewer than 400 multiplications; a
     column-major ``b`` (``W.t()``, a Linear layer's) adds the bias after the products, from
     inner size 4 in another order (not found): np.dot then, as for the benchmarks' layers."""
-    if a.size * b.shape[1] >= 400:  # first, as it is the cheapest test (a training batch)
+    if a.size * b.shape[1] >= SMALL:  # first, as it is the cheapest test (a training batch)
         return None
     n, k = a.shape
     m = b.shape[1]
@@ -138,8 +141,8 @@ class Mm(ArrayFunction):
             return ArrayFunction.apply.__func__(cls, a, b)  # and its errors
         token = quiet()
         try:
-            out = small_product(ad, bd)  # as forward computes it
-            if out is None:
+            out = small_product(ad, bd) if ad.size * bd.shape[1] < SMALL else None
+            if out is None:  # as forward computes it
                 out = _dot(ad, bd)
         finally:
             loud(token)
@@ -202,27 +205,25 @@ class Addmm(ArrayFunction):
 
     @classmethod
     def apply(cls, bias, a, b):
-        try:
-            md = b._data
-        except AttributeError:  # a Python number or an array: the general path
-            return ArrayFunction.apply.__func__(cls, bias, a, b)
-        return cls._short(bias, a, b, md, False)
+        return cls.of_weight(bias, a, b, False)
 
     @classmethod
-    def of_weight(cls, bias, a, weight):
-        """``F.linear`` of a batch, ``addmm(bias, a, weight.t())``, with ``weight.t()``'s
-        ``TBackward0`` recorded here: the view itself is never seen (the node keeps its array
-        and the weight's version counter), so no Tensor is made for it. None if ``weight`` is
-        not a matrix (F.linear's general path then says what is wrong)."""
-        wd = getattr(weight, "_data", None)
-        if wd is None or wd.ndim != 2:
-            return None
-        return cls._short(bias, a, weight, wd.T, True)
+    def of_weight(cls, bias, a, b, transposed: bool = True):
+        """``F.linear`` of a batch, ``addmm(bias, a, weight.t())`` (``b`` is the weight), with
+        ``weight.t()``'s ``TBackward0`` recorded here: the view itself is never seen (the node
+        keeps its array and the weight's version counter), so no Tensor is made for it. None
+        if the weight is not a matrix (F.linear's general path then says what is wrong).
 
-    @classmethod
-    def _short(cls, bias, a, b, md, of_weight: bool):
-        """The short path; ``b`` is mat2's tensor, or (``of_weight``) the weight it is ``.t()``
-        of: the general path then gets the view made as ``t()`` makes it."""
+        ``transposed=False`` is ``addmm(bias, a, b)`` itself (``apply``): both take the short
+        path when they can, the general one (and its errors) otherwise.
+        """
+        md = getattr(b, "_data", None)
+        if md is None:  # a Python number or an array: the general path
+            return ArrayFunction.apply.__func__(cls, bias, a, b) if not transposed else None
+        if transposed:
+            if md.ndim != 2:
+                return None
+            md = md.T
         try:
             bd, ad = bias._data, a._data
         except AttributeError:  # a Python number or an array: the general path
@@ -241,13 +242,13 @@ class Addmm(ArrayFunction):
             and type(a._vc) is list  # not an inference tensor (the general path refuses it)
             and type(b._vc) is list
         ):
-            mat2 = T.apply(b) if of_weight else b
+            mat2 = T.apply(b) if transposed else b
             return ArrayFunction.apply.__func__(cls, bias, a, mat2)  # and its errors
         token = quiet()
         try:
-            out = small_product(ad, md, bd)  # as forward computes it
-            if out is None:
-                out = _dot(ad, md) if ad.shape[1] != 1 else outer(ad, md)
+            out = small_product(ad, md, bd) if ad.size * md.shape[1] < SMALL else None
+            if out is None:  # as forward computes it
+                out = _dot(ad, md) if k != 1 else outer(ad, md)
                 out += bd
         finally:
             loud(token)
@@ -256,7 +257,7 @@ class Addmm(ArrayFunction):
             and (bias._requires_grad or a._requires_grad or b._requires_grad or late(bias, a, b))
         ):
             return new_tensor(out)
-        if not of_weight:
+        if not transposed:
             nb = edge(b)
         elif b._requires_grad:  # the node t() records, first, as when the view is made
             nb = node(T, (edge(b),))
@@ -269,10 +270,13 @@ class Addmm(ArrayFunction):
         # mat1 is kept for mat2's gradient, mat2 for mat1's, each watched by its version
         va, vb = a._vc, b._vc
         ctx._saved = (ad if nb is not None else None, md if na is not None else None)
-        ctx._saved_checks = (
-            *((va, va[0], 1) if nb is not None else NOT_KEPT),
-            *((vb, vb[0], 2) if na is not None else NOT_KEPT),
-        )
+        if na is not None and nb is not None:  # a hidden layer's
+            ctx._saved_checks = (va, va[0], 1, vb, vb[0], 2)
+        else:
+            ctx._saved_checks = (
+                *((va, va[0], 1) if nb is not None else NOT_KEPT),
+                *((vb, vb[0], 2) if na is not None else NOT_KEPT),
+            )
         return new_tensor(out, ctx, True)
 
     @staticmethod

@@ -75,7 +75,8 @@ class MseLoss(ArrayFunction):
             return ArrayFunction.apply.__func__(cls, input, target, reduction)
         token = quiet()
         try:
-            out = np.asarray(mse(a, t, reduction))
+            diff = a - t
+            out = np.asarray(mse_of(diff, reduction))
         finally:
             loud(token)
         if not (
@@ -85,6 +86,8 @@ class MseLoss(ArrayFunction):
             return new_tensor(out)
         ctx = node(cls, (edge(input), edge(target)))
         ctx.reduction = reduction
+        if diff.size >= _DOT_FROM:  # mse_of left it as it was: backward needs it again
+            ctx.diff = diff
         ctx._saved = (a, t)  # both, so that in-place changes are caught
         vi, vt = input._vc, target._vc
         ctx._saved_checks = (vi, vi[0], 0, vt, vt[0], 1)
@@ -102,7 +105,8 @@ class MseLoss(ArrayFunction):
         need_input, need_target = ctx._next[0] is not None, ctx._next[1] is not None
         r = ctx.reduction
         if type(grad) is np.ndarray and not need_target:  # the hot case: a model's output
-            return mse_grad(grad, input, target, r), None
+            diff = ctx.__dict__.get("diff")  # input - target, kept by the short apply
+            return mse_grad(grad, input, target, r, diff), None
         return (  # the target's is the same formula with the roles swapped, as in PyTorch
             MseLossBackward.call(grad, input, target, r) if need_input else None,
             MseLossBackward.call(grad, target, input, r) if need_target else None,
@@ -110,11 +114,16 @@ class MseLoss(ArrayFunction):
 
 
 def mse(input: np.ndarray, target: np.ndarray, reduction: str):
-    """The loss itself: the squares, then PyTorch's sum or mean of them (``reduce``). From
-    64 elements (a training batch, this is the hot loss) one ``np.dot`` instead: PyTorch's
-    order of additions costs 4 us there, a third of an MLP step's loss and backward (a
-    last-bit difference)."""
-    diff = input - target
+    """The loss itself: the squares, then PyTorch's sum or mean of them (``mse_of``)."""
+    return mse_of(input - target, reduction)
+
+
+def mse_of(diff: np.ndarray, reduction: str):
+    """The loss of ``diff = input - target``: the squares, then PyTorch's sum or mean of them
+    (``reduce``), squared in place. From 64 elements (a training batch, this is the hot
+    loss) one ``np.dot`` instead, which leaves ``diff`` as it is: PyTorch's order of
+    additions costs 4 us there, a third of an MLP step's loss and backward (a last-bit
+    difference)."""
     if reduction == "none" or diff.size < _DOT_FROM:
         diff *= diff
         return diff if reduction == "none" else reduce(diff, reduction)
@@ -126,13 +135,23 @@ def mse(input: np.ndarray, target: np.ndarray, reduction: str):
 _DOT_FROM = 64
 
 
-def mse_grad(grad: np.ndarray, input: np.ndarray, target: np.ndarray, reduction: str):
+def mse_grad(
+    grad: np.ndarray,
+    input: np.ndarray,
+    target: np.ndarray,
+    reduction: str,
+    diff: np.ndarray | None = None,
+):
     """``norm * (input - target) * grad``: the gradient of mse_loss on arrays, in the order of
     PyTorch's kernel (``norm`` in the tensor's dtype times the difference, then the gradient:
-    ``grad * norm`` first rounds otherwise for a mean; -0. times 2 * -3e38 is nan, not 0.)."""
+    ``grad * norm`` first rounds otherwise for a mean; -0. times 2 * -3e38 is nan, not 0.).
+    ``diff``: ``input - target`` already computed (by forward, kept as it is), the same values."""
     norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
-    out = input - target
-    out *= out.dtype.type(norm)
+    if diff is None:
+        out = input - target
+        out *= out.dtype.type(norm)
+    else:
+        out = diff * diff.dtype.type(norm)
     return out * grad
 
 

@@ -1,15 +1,15 @@
-"""SLEEF's float32 ``expm1f`` and ``log1pf`` (u10), as PyTorch's vectorised CPU loops call them.
+"""SLEEF's float32 ``log1pf`` and ``tanhf`` (u10), as PyTorch's vectorised CPU loops call them.
 
-``Vectorized<float>::expm1`` and ``::log1p`` (elu's negative side, softplus's
-``log1p(exp(x))``) are ``Sleef_expm1f16_u10`` and ``Sleef_log1pf16_u10`` on AVX-512. Both
-carry their intermediate results as double-floats, a float plus a smaller float that holds
-the rounding error of the first (``_DF`` below), so that the final float is within an ulp,
-but not always the correctly rounded one: about 4 in 100 elu outputs ended in another last
-bit than numpy's, and the fuzzer printed them (``-5.5869e-03`` against ``-5.5868e-03``).
+``Vectorized<float>::log1p`` and ``::tanh`` (softplus's ``log1p(exp(x))``, gelu's tanh
+form) are ``Sleef_log1pf16_u10`` and ``Sleef_tanhf16_u10`` on AVX-512 (``expm1``, elu's
+negative side, is ``sleef_float.expm1``). Both carry their intermediate results as
+double-floats, a float plus a smaller float that holds the rounding error of the first
+(``_DF`` below), so that the final float is within an ulp, but not always the correctly
+rounded one: about 1 softplus output in 20 ended in another last bit than numpy's.
 
 Everything is float32 arithmetic in numpy, a fused multiply-add rounded once (``_fma.py``).
 The algorithms and constants are SLEEF's (``src/libm/sleefsimdsp.c``: ``expk2f``,
-``xexpm1f``, ``xlog1pf``; ``src/common/df.h``: the double-float operations in their FMA
+``xtanhf``, ``xlog1pf``; ``src/common/df.h``: the double-float operations in their FMA
 versions), Naoki Shibata's, Boost licence; the code is written anew. ``log1pf`` of an
 argument above 1e38 takes SLEEF's ``logf``, here the correctly rounded log (softplus never
 gets there under its default threshold).
@@ -85,17 +85,6 @@ def _expk2(a: np.ndarray) -> _DF:
     x = np.where(underflow, _F32(0), _ldexp2(t.x, q))
     y = np.where(underflow, _F32(0), _ldexp2(t.y, q))
     return _DF(x, y)
-
-
-def expm1f(a: np.ndarray) -> np.ndarray:
-    """SLEEF's ``expm1f`` (u10) of a float32 array."""
-    a = np.asarray(a, _F32)
-    with np.errstate(all="ignore"):
-        out = _expk2(a).add2(_F32(-1)).total()
-        out = np.where(a > _F32(88.72283172607421875), _F32(np.inf), out)
-        out = np.where(a < _F32(-16.635532333438687426013570), _F32(-1), out)
-        out = np.where((a == 0) & np.signbit(a), _F32(-0.0), out)
-    return np.where(np.isnan(a), a, out).astype(_F32)
 
 
 def _getexp(x: np.ndarray) -> np.ndarray:

@@ -4,9 +4,9 @@ Each is one ``cpu_kernel_vec`` in PyTorch (``aten/src/ATen/native/cpu/Activation
 ``Elu.h``): a vector function for blocks of 32 floats and a scalar one for the rest
 (``cpu_loop_split.py`` says which element gets which). They compute the same formula with
 other exps: the vector one SLEEF's ``expf``/``expm1f``/``log1pf`` (``vector_kernels.py``,
-``sleef_float32.py``), the scalar one glibc's (``libm_float32.py``). The formulas, with
-PyTorch's order of operations and its fused multiply-adds (measured, not written in the
-source: the compiler contracts ``1 + x * (1 - s)`` in silu's backward):
+``sleef_float.py``, ``sleef_float32.py``), the scalar one glibc's (``libm_float32.py``).
+The formulas, with PyTorch's order of operations and its fused multiply-adds (measured,
+not written in the source: the compiler contracts ``1 + x * (1 - s)`` in silu's backward):
 
 - silu: ``x / (1 + exp(-x))``; backward ``dy * s * (1 + x * (1 - s))``, ``s = 1/(1 + exp(-x))``;
 - elu: ``expm1(x * input_scale) * (alpha * scale)`` below 0, ``x * scale`` from 0 (the scalar
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import libm_float32, sleef_float32
+from . import libm_float32, sleef_float, sleef_float32
 from ._fma import fma
 from .cpu_loop_split import split
 from .vector_kernels import vector_exp
@@ -63,7 +63,7 @@ def silu_backward(dy: np.ndarray, x: np.ndarray) -> np.ndarray:
 def elu(x: np.ndarray, alpha, scale, input_scale) -> np.ndarray:
     negcoef, poscoef, iscale = _F32(alpha) * _F32(scale), _F32(scale), _F32(input_scale)
     return split(
-        lambda v: np.where(v >= 0, v * poscoef, sleef_float32.expm1f(v * iscale) * negcoef),
+        lambda v: np.where(v >= 0, v * poscoef, sleef_float.expm1(v * iscale) * negcoef),
         lambda v: np.where(v < 0, libm_float32.expm1f(v * iscale) * negcoef, v * poscoef),
         x.shape,
         x,

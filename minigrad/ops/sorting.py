@@ -14,7 +14,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from . import _cpp_sort as cpp
-from ._cpp_sort_rows import std_sort_rows
+from ._cpp_sort_rows import nth_element_rows, std_sort_rows
 from .gather_scatter import Scatter
 from .logsumexp import as_unsigned
 from .namespace import namespace
@@ -63,6 +63,10 @@ def sort_order(a: np.ndarray, axis: int, descending: bool, stable: bool) -> np.n
     return order.reshape(moved.shape)
 
 
+_ROWS_AT_ONCE = 50_000  # elements from which numpy's introselect beats the step-by-step one
+# (measured: 1,000 elements 0.36 ms step by step, 0.76 ms at once; 100,000 elements 52 -> 19)
+
+
 def topk_order(a: np.ndarray, k: int, axis: int, largest: bool, ordered: bool) -> np.ndarray:
     """The indices of the ``k`` largest (smallest) along ``axis``, as PyTorch's kernel leaves
     them: ``std::partial_sort`` if ``64 * k <= n``, else ``std::nth_element`` and a sort of
@@ -73,19 +77,28 @@ def topk_order(a: np.ndarray, k: int, axis: int, largest: bool, ordered: bool) -
     if k == 0 or a.size == 0:
         return np.zeros(out_shape, np.int64)
     ranks = _ranks(moved.reshape(-1, n))
-    order = np.argsort(-ranks if largest else ranks, axis=1, kind="stable")[:, :k]
+    key = -ranks if largest else ranks
+    order = np.argsort(key, axis=1, kind="stable")[:, :k]
     partial = k * 64 <= n
-    rows = range(len(ranks)) if not (ordered or partial) else np.flatnonzero(_has_ties(ranks))
-    less = _comparator(largest)
-    for r in rows:
-        pairs = _pairs(ranks[r])
-        if partial:
-            cpp.partial_sort(pairs, 0, k, n, less)
-        else:
-            cpp.nth_element(pairs, 0, k - 1, n, less)
-            if ordered:
-                cpp.std_sort(pairs, 0, k - 1, less)
-        order[r] = [i for _, i in pairs[:k]]
+    rows = np.arange(len(ranks)) if not (ordered or partial) else np.flatnonzero(_has_ties(ranks))
+    if partial or len(rows) * n < _ROWS_AT_ONCE:  # step by step
+        less = _comparator(largest)
+        for r in rows:
+            pairs = _pairs(ranks[r])
+            if partial:
+                cpp.partial_sort(pairs, 0, k, n, less)
+            else:
+                cpp.nth_element(pairs, 0, k - 1, n, less)
+                if ordered:
+                    cpp.std_sort(pairs, 0, k - 1, less)
+            order[r] = [i for _, i in pairs[:k]]
+    else:  # nth_element, then std::sort of the first k - 1: with numpy, all rows at once
+        cols = nth_element_rows(key[rows], k - 1)
+        if ordered and k > 2:
+            head = cols[:, : k - 1]
+            sorted_head = std_sort_rows(np.take_along_axis(key[rows], head, axis=1))
+            cols[:, : k - 1] = np.take_along_axis(head, sorted_head, axis=1)
+        order[rows] = cols[:, :k]
     return order.reshape(out_shape)
 
 

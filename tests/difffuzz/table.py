@@ -295,7 +295,8 @@ OPS: tuple[Op, ...] = (
     Op("int", "{x}.int()"),
     Op("bool", "{x}.bool()"),
     Op("to_dtype", "{x}.to({dtype})"),
-    Op("type_dtype", "{x}.type({dtype})"),
+    Op("type_dtype", "{x}.type({dtype})", w=0.5),
+    Op("type_as", "{x}.type_as({y})", w=0.5),  # weight split off type_dtype
     # -- in-place, on views and through .data ---------------------------------------------------
     Op("iadd", "{out} = {x}.add_({y})", w=2),
     Op("imul_scalar", "{out} = {x}.mul_({s})"),
@@ -311,7 +312,10 @@ OPS: tuple[Op, ...] = (
     # a view made under no_grad, changed in place outside it (weight split off the line above)
     Op("inplace_no_grad_view", "with T.no_grad():\n    {out} = {x}[...]\n{out}.mul_({s})", w=0.5),
     Op("inplace_leaf", "{out} = {x}.sub_({s})"),
-    Op("zero_", "{out} = {x}.clone().zero_()"),
+    Op("zero_", "{out} = {x}.clone().zero_()", w=0.5),
+    # a tensor's new_* factories (the weight of zero_ split three ways)
+    Op("new_zeros", "{x}.new_zeros({x}.shape)", w=0.25),
+    Op("new_tensor", "{x}.new_tensor({x}.tolist())", w=0.25),
     Op("fill_", "{out} = {x}.clone().fill_({s})", w=0.5),
     # numbers checked against a dtype's range (the weight of fill_ split three ways, so that
     # no program of a seed that drew another entry changes)

@@ -166,22 +166,37 @@ def _like(t: Tensor, dtype: dtype | None) -> tuple[tuple, np.dtype]:
     return t._data.shape, to_numpy_dtype(dtype) if dtype is not None else t._data.dtype
 
 
+def _filled_like(t: Tensor, d: np.dtype, value) -> np.ndarray:
+    """A new array of ``value`` (None: uninitialised) in ``t``'s layout, as PyTorch's
+    ``preserve_format`` (``ones_like`` of a transposed tensor is transposed too, so a later
+    ``reshape`` of it is a view or not as there); an expanded ``t`` gives C order."""
+    a = t._data
+    if a.flags.c_contiguous or any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides)):
+        if value is None:
+            return np.empty(a.shape, d)
+        return np.zeros(a.shape, d) if value == 0 else np.full(a.shape, value, d)
+    out = np.empty_like(a, dtype=d, order="K")
+    if value is not None:
+        out[...] = np.full((), value, d)
+    return out
+
+
 def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False, **_) -> Tensor:
-    shape, d = _like(t, dtype)
-    return _finish(np.zeros(shape, d), requires_grad, "zeros_like")
+    _, d = _like(t, dtype)
+    return _finish(_filled_like(t, d, 0), requires_grad, "zeros_like")
 
 
 def ones_like(t: Tensor, dtype=None, requires_grad: bool = False, **_) -> Tensor:
-    shape, d = _like(t, dtype)
-    return _finish(np.ones(shape, d), requires_grad, "ones_like")
+    _, d = _like(t, dtype)
+    return _finish(_filled_like(t, d, 1), requires_grad, "ones_like")
 
 
 def empty_like(t: Tensor, dtype=None, requires_grad: bool = False, **_) -> Tensor:
-    shape, d = _like(t, dtype)
-    return _finish(np.empty(shape, d), requires_grad, "empty_like")
+    _, d = _like(t, dtype)
+    return _finish(_filled_like(t, d, None), requires_grad, "empty_like")
 
 
 def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False, **_) -> Tensor:
-    shape, d = _like(t, dtype)
+    _, d = _like(t, dtype)
     value = check_number_fits(fill_value, d, filling=True)  # PyTorch's range check
-    return _finish(np.full(shape, value, d), requires_grad, "full_like")
+    return _finish(_filled_like(t, d, value), requires_grad, "full_like")

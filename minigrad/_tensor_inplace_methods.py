@@ -122,6 +122,7 @@ INPLACE_METHODS: dict[str, Any] = {
     "__isub__": _inplace(A.Sub),
     "__imul__": _inplace(A.Mul),
     "__itruediv__": _inplace(A.Div),
+    "__ipow__": _pow_,  # t **= y is pow_ (Python would rebind t to t ** y)
     "__ifloordiv__": _by_operand(IDIV.FloorDivide, IDIV.FloorDivideScalar),
     "__imod__": _by_operand(IDIV.Remainder, IDIV.RemainderScalar),
     "floor_divide_": _by_operand(IDIV.FloorDivide, IDIV.FloorDivideScalar),

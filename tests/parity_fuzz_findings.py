@@ -1053,4 +1053,60 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(g)
         graph(g)
     """,
+    # G1 (--replay 8485, 9146, 15120): a binary op of operands laid out differently is laid
+    # out as PyTorch's TensorIterator does (the first operand with an opinion decides; numpy
+    # takes C order), which shows through reshape/flatten's node and contiguous()
+    "binary_op_layout_follows_the_first_operand": """
+        a = T.arange(6.).reshape(2, 3).t().requires_grad_()
+        c = T.arange(6.).reshape(3, 2) + 1
+        p = T.arange(24.).reshape(2, 3, 4).permute(2, 0, 1)
+        q = T.arange(24.).reshape(4, 2, 3) + 1
+        for y in (a * c, c * a, a + c, a - 1 - c, c / a, a * c[0], c[:, :1] * a,
+                  T.maximum(a, c), p + q, q * p, p * q[:, :1], p[:1] + q, a.where(a > 2, c),
+                  T.where(c > 2, c, a), T.nn.functional.l1_loss(a, c, reduction='none')):
+            show(y.is_contiguous(), y.flatten(), y.reshape(-1, 2), y.contiguous(), y.view(-1)
+                 if y.is_contiguous() else y.transpose(0, -1).is_contiguous())
+        # cat and stack allocate in C order (cat: channels-last when every input is), numpy
+        # follows the inputs (--replay 18614: an expanded input)
+        e = T.tensor([3., -0.25, 0.5]).expand(3, 1, 3).requires_grad_()
+        n = T.arange(24.).reshape(1, 2, 3, 4).permute(0, 3, 1, 2)
+        for y in (T.cat((e, e)), T.stack((e, e)), T.cat((a, a)), T.cat((a, c.t()), 1),
+                  T.stack((a, a), 2), T.cat((n, n)), T.cat((n, n), 1), T.cat((n, n.contiguous()))):
+            show(y.is_contiguous(), y.flatten(), y.transpose(0, 1).reshape(-1))
+        # ones_like & co keep the layout (preserve_format): the gradient of a transposed output
+        # given as ones_like(it) reaches a view's backward as a C-ordered tensor (--replay 15089)
+        for like in (T.ones_like, T.zeros_like, T.empty_like, lambda t: T.full_like(t, 2.5)):
+            for t in (a, p, e, a[::2], c):
+                y = like(t)
+                show(y.is_contiguous(), y.transpose(0, 1).is_contiguous(), y.shape)
+        y = (a + c).reshape(3, 2).mH
+        v = T.ones_like(y).requires_grad_()
+        (g,) = T.autograd.grad(y, a, v, create_graph=True)
+        show(g)
+        graph(g)
+    """,
+    # G1 (--replay 5897): x %= y and x **= y are in place and save a clone of the old x
+    # (CloneBackward0 under the saved self); Python rebound x to x ** y before (no __ipow__)
+    "remainder_and_pow_in_place_save_a_clone": """
+        a = T.tensor([1.5, 2., -0.], requires_grad=True)
+        b = T.tensor([0.7, 0.4, 3.], requires_grad=True)
+        for op in ("%", "**"):
+            t = a * 1
+            u = t
+            if op == "%":
+                t %= b
+            else:
+                t **= b
+            show(t is u, t._version, t.grad_fn._saved_self.grad_fn)
+            (ga, gb) = T.autograd.grad(t.sum(), [a, b], create_graph=True)
+            graph(ga)
+            graph(gb)
+            t = a * 1
+            t %= T.tensor([0.7, 0.4, 3.])
+            graph(t)
+        i = T.tensor([2, 3])
+        i **= 2
+        show(i)
+        i **= -1
+    """,
 }

@@ -17,6 +17,7 @@ import numpy as np
 from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
 from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
+from ..ops._output_layout import iterator_layout
 from ..ops.number_range import check_scalar_int, wrap_int
 from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
@@ -159,6 +160,14 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
     return result
 
 
+def _relaid(ctx, out: np.ndarray, relaid: np.ndarray) -> np.ndarray:
+    """``relaid`` (``out`` in PyTorch's layout) also where forward saved ``out``."""
+    saved = ctx._saved
+    if relaid is not out and saved is not None:
+        ctx._saved = tuple(relaid if v is out else v for v in saved)
+    return relaid
+
+
 def _apply_binary(cls, a: Any, b: Any) -> Tensor:
     """``apply`` for broadcasting ops of two inputs (+ - * / ...), either may be a number."""
     ctx = cls._Node()
@@ -198,6 +207,9 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
             out = _as_array(ctx, out)
         if out.dtype is _F64:
             out = _keep_default_float(out, (a, b))
+        if out.ndim > 1 and type(bd) is _ndarray and type(ad) is _ndarray:
+            if not (ad.flags.c_contiguous and bd.flags.c_contiguous):  # layouts may disagree
+                out = _relaid(ctx, out, iterator_layout(out, (ad, bd)))
     except ValueError:
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it

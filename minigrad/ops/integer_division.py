@@ -76,6 +76,7 @@ class Remainder(ArrayFunction):
 
     node_name = "RemainderBackward1"
     broadcasts = True
+    saved_names = ("self", "other")  # x %= y saves a clone of the old x (CloneBackward0)
     saved_when = (1, 1)  # only b's gradient reads them (PyTorch keeps neither otherwise)
 
     @staticmethod

@@ -6,7 +6,8 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
-from ._common import broadcast_shapes
+from ._common import broadcast_shapes, c_order
+from ._output_layout import cat_layout, iterator_layout
 from .namespace import namespace
 
 
@@ -40,7 +41,8 @@ class Cat(ArrayFunction):
         sizes = [a.shape[axis] if a.ndim == ref.ndim else 0 for a in arrays]
         ctx.axis, ctx.bounds = axis, [0, *np.cumsum(sizes).tolist()]
         ctx.empty = [k for k, a in enumerate(arrays) if a.shape == (0,)]
-        return np.concatenate([a for a in arrays if a.ndim == ref.ndim], axis=axis)
+        kept = [a for a in arrays if a.ndim == ref.ndim]
+        return cat_layout(np.concatenate(kept, axis=axis), kept)
 
     @staticmethod
     def backward(ctx, grad):  # one narrow per input (SliceBackward0 under create_graph)
@@ -69,7 +71,7 @@ class Stack(ArrayFunction):
                     f"at entry 0 and {list(a.shape)} at entry {k}"
                 )
         ctx.axis, ctx.n = wrap_dim(dim, arrays[0].ndim + 1), len(arrays)
-        return np.stack(arrays, axis=ctx.axis)
+        return c_order(np.stack(arrays, axis=ctx.axis))  # PyTorch's (3-d and less) layout
 
     @staticmethod
     def backward(ctx, grad):  # one selection per input (SelectBackward0 under create_graph)
@@ -90,7 +92,7 @@ class Where(ArrayFunction):
         ctx.condition = condition
         ctx.save_for_backward(condition)  # PyTorch saves it: a second backward raises
         try:
-            return np.where(condition, a, b)
+            return iterator_layout(np.where(condition, a, b), (condition, a, b))
         except ValueError:
             broadcast_shapes(np.shape(condition), np.shape(a), np.shape(b))  # PyTorch's error
             raise

@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from . import sleef_double
+from . import libm_float, sleef_double
 from ._fma import fma as exact_fma
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -92,10 +92,10 @@ def vector_exp(a: np.ndarray) -> np.ndarray:
 
 
 def scalar_exp(a: np.ndarray) -> np.ndarray:
-    """``std::exp`` of the kernels' scalar tails: correctly rounded (nearly always); float64
-    is glibc's ``exp`` itself (``math.exp``), element by element."""
+    """``std::exp`` of the kernels' scalar tails: glibc's ``expf`` (``libm_float``) and, for
+    float64, glibc's ``exp`` itself (``math.exp``), element by element."""
     if a.dtype == _F32:
-        return np.exp(a.astype(_F64)).astype(_F32)
+        return libm_float.expf(a).reshape(a.shape)
     return _glibc_exp(a).reshape(a.shape)
 
 

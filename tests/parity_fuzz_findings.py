@@ -1123,4 +1123,21 @@ FUZZ_FINDINGS: dict[str, str] = {
                     show(g)
                     graph(g)
     """,
+    # NEW (--replay 13187): a view of an output of split/unbind inherits PyTorch's multi-output
+    # creation meta: saved, with its base changed in place, backward names that view's node
+    "saved_view_of_a_split_part_changed_through_its_base": """
+        for make in (lambda j: j.split([1, 3], -1)[1] @ T.ones(3, 2),
+                     lambda j: j.unbind(0)[1].view(-1) ** 2,
+                     lambda j: j.unbind(0)[1].t() * 3.5,
+                     lambda j: j.chunk(2, 0)[0][0].exp()):
+            j = T.arange(24.).reshape(3, 2, 4).requires_grad_()
+            y = make(j)
+            with T.no_grad():
+                j.mul_(2)
+            try:
+                y.sum().backward()
+                show(j.grad)
+            except RuntimeError as e:
+                show(str(e))
+    """,
 }

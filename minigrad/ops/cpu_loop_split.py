@@ -66,7 +66,10 @@ def _iteration(shape: tuple[int, ...], operands) -> tuple[list[int], list[int], 
     """The dims of more than one element, TensorIterator's order of them (innermost first,
     as indices into those dims) and each operand's strides along them."""
     dims = [d for d in range(len(shape)) if shape[d] > 1]
-    strides = [[_strides(a, shape)[d] for d in dims] for a in operands]
+    strides = []
+    for a in operands:
+        each = _strides(a, shape)
+        strides.append([each[d] for d in dims])
     return dims, _order([shape[d] for d in dims], strides), strides
 
 
@@ -104,11 +107,17 @@ def vector_elements(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray
 def split(vector, scalar, shape: tuple[int, ...], *arrays: np.ndarray) -> np.ndarray:
     """A float32 kernel's output: ``vector(*arrays)`` on the elements PyTorch's loop
     vectorises, ``scalar(*arrays)`` on the others (each computed on its own elements only),
-    laid out as PyTorch lays it out (the next kernel's split depends on it)."""
-    arrays = tuple(np.broadcast_to(a, shape) for a in arrays)
-    mask = vector_elements(shape, *arrays)
-    out = empty_output(shape, *arrays)
+    laid out as PyTorch lays it out (the next kernel's split depends on it). A tensor of
+    fewer than a block's elements is all scalar: numpy's elementwise result, in the
+    inputs' layout as TensorIterator's, without the bookkeeping."""
     with np.errstate(all="ignore"):
+        if int(np.prod(shape, dtype=np.int64)) < BLOCK.get(arrays[0].dtype, 32):
+            return np.asarray(scalar(*arrays), np.float32)
+        arrays = tuple(np.broadcast_to(a, shape) for a in arrays)
+        mask = vector_elements(shape, *arrays)
+        if mask.all():
+            return np.asarray(vector(*arrays), np.float32)
+        out = empty_output(shape, *arrays)
         if mask.any():
             out[mask] = vector(*(a[mask] for a in arrays))
         rest = ~mask

@@ -1109,4 +1109,35 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(i)
         i **= -1
     """,
+    # mm's gradient for a column-major matrix is mat2.mm(grad.t()).t() (TBackward0): PyTorch's
+    # test is strides (1, rows) exactly, so a slice of one is not (checked while looking at
+    # --replay 14355, left open: numpy's stride for a size-1 dim of a reshaped view)
+    "mm_gradient_of_a_column_major_slice": """
+        x = T.arange(12.).reshape(3, 4).t()[:2].requires_grad_()
+        w = T.tensor([[2., -1.], [0.5, 1.], [1., 3.]], requires_grad=True)
+        c = T.tensor([[0.5], [1.5], [-2.]], requires_grad=True)
+        for y in (x @ w, T.mm(x, w), T.addmm(T.ones(2), x, w), T.mm(w.t(), x.t()),
+                  c @ T.tensor([[2., -1.]], requires_grad=True)):
+            for g in T.autograd.grad(y.sum(), [x, w, c], create_graph=True, allow_unused=True):
+                if g is not None:
+                    show(g)
+                    graph(g)
+    """,
+    # NEW (--replay 13187): a view of an output of split/unbind inherits PyTorch's multi-output
+    # creation meta: saved, with its base changed in place, backward names that view's node
+    "saved_view_of_a_split_part_changed_through_its_base": """
+        for make in (lambda j: j.split([1, 3], -1)[1] @ T.ones(3, 2),
+                     lambda j: j.unbind(0)[1].view(-1) ** 2,
+                     lambda j: j.unbind(0)[1].t() * 3.5,
+                     lambda j: j.chunk(2, 0)[0][0].exp()):
+            j = T.arange(24.).reshape(3, 2, 4).requires_grad_()
+            y = make(j)
+            with T.no_grad():
+                j.mul_(2)
+            try:
+                y.sum().backward()
+                show(j.grad)
+            except RuntimeError as e:
+                show(str(e))
+    """,
 }

@@ -175,6 +175,19 @@ def _is_view_node(node: Node) -> bool:
     return getattr(function, "is_view", False) or type(node).__name__ == "AsStridedBackward0"
 
 
+def _of_multi_view(edge: Node) -> bool:
+    """Whether ``edge`` is an output of unbind, split ... or of a view of one: PyTorch's views
+    inherit the ``MULTI_OUTPUT_NODE`` creation meta (``matmul``'s reshape of a split part)."""
+    while edge is not None:
+        owner = getattr(edge, "_owner", None)
+        if owner is not None:
+            return getattr(getattr(owner, "_function", None), "is_view", False)
+        if not getattr(getattr(edge, "_function", None), "is_view", False) or not edge._next:
+            return False
+        edge = edge._next[0]
+    return False
+
+
 def _modified_message(node: BackwardNode, k: int) -> str:
     """PyTorch's words for "a value saved for backward was changed in place"."""
     from .._dtypes import from_numpy_dtype
@@ -182,10 +195,10 @@ def _modified_message(node: BackwardNode, k: int) -> str:
     counter, expected, which = node._saved_checks[3 * k : 3 * k + 3]
     # which: an input (its edge), the output (< 0), or past the edges (nll_loss's target)
     edge = node._next[which] if 0 <= which < len(node._next) else None
-    if edge is not None and getattr(getattr(edge._owner, "_function", None), "is_view", False):
+    if edge is not None and _of_multi_view(edge):
         from .multi_output import multi_view_message  # a saved output of unbind, split ...
 
-        return multi_view_message(edge, edge._nr, base_changed=True)
+        return multi_view_message(edge, edge._nr if edge._owner is not None else 0, True)
     value = node._saved[k]
     array = value._data if isinstance(value, Tensor) else np.asarray(value)
     if array.dtype == np.bool_:  # no legacy tensor type: PyTorch names its C++ type

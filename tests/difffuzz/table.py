@@ -122,7 +122,8 @@ OPS: tuple[Op, ...] = (
     Op("sum_dim", "{x}.sum({dim}, keepdim={kd})", w=2),
     Op("sum_dims", "{x}.sum(dim={dims})"),
     Op("sum_dtype", "{x}.sum(dtype={dtype})"),
-    Op("sum_axis", "{x}.sum(axis={dim})"),
+    Op("sum_axis", "{x}.sum(axis={dim})", w=0.5),
+    Op("mean_keepdims", "{x}.mean(axis={dim}, keepdims={kd})", w=0.5),  # split off sum_axis
     Op("sum_fn", "T.sum({x}, {dim})"),
     Op("mean", "{x}.mean()", w=2),
     Op("mean_dim", "{x}.mean({dim}, keepdim={kd})", w=2),

@@ -2,10 +2,10 @@
 
 ``minigrad/ops/sleef_float.py`` and ``sleef_double.py`` redo SLEEF's functions,
 ``libm_float.py`` glibc's float ones (float64 uses Python's ``math``, which is glibc), and
-``kernel_loop.py`` which elements PyTorch gives to which. Compared bit for bit against a
+``cpu_loop_split.py`` which elements PyTorch gives to which. Compared bit for bit against a
 live torch on drawn float32 and float64 tensors: sizes around the blocks (32 floats, 16
-doubles), contiguous, transposed, strided and expanded layouts, special values (0, -0., inf,
-nan, the overflow and underflow edges, huge arguments).
+doubles), contiguous, transposed, strided, expanded and 3-D (sliced, expanded, permuted)
+layouts, special values (0, -0., inf, nan, the overflow and underflow edges, huge arguments).
 """
 
 from __future__ import annotations
@@ -31,7 +31,17 @@ def tensors(draw, dtype):
     x[: len(specials)] = specials[: x.size]
     layout = draw(
         st.sampled_from(
-            ["flat", "strided", "transposed", "sliced rows", "expanded", "expanded rows"]
+            [
+                "flat",
+                "strided",
+                "transposed",
+                "sliced rows",
+                "expanded",
+                "expanded rows",
+                "3-D sliced",
+                "3-D expanded",
+                "expanded permuted",
+            ]
         )
     )
     return x.astype(dtype), n, layout
@@ -49,6 +59,16 @@ def _view(T, x, n, layout):
         return t[:n].reshape(n, 1).expand(n, 3)
     if layout == "expanded rows":
         return t[:n].reshape(1, n).expand(3, n)
+    # TensorIterator merges the inner dims that follow on in memory into one run
+    if layout == "3-D sliced":  # (2, 2, m) of (2, 3, m): each matrix's 2m elements one run
+        m = n // 3
+        return t[: 6 * m].reshape(2, 3, m)[:, 1:]
+    if layout == "3-D expanded":  # (3, 2, m) repeating one (2, m) matrix: runs of 2m
+        m = n // 2
+        return t[: 2 * m].reshape(1, 2, m).expand(3, 2, m)
+    if layout == "expanded permuted":
+        m = n // 2
+        return t[: 2 * m].reshape(1, 2, m).expand(3, 2, m).permute(2, 0, 1)
     return t[: 2 * n].reshape(2, n)[:, : max(n - 1, 0)]
 
 

@@ -8,10 +8,11 @@ same number in another tensor. TensorIterator orders the dimensions by stride (t
 smallest innermost), merges those that follow one another in memory, and runs the inner
 row: if every operand is contiguous in it (or one is a broadcast scalar), blocks of two
 vectors (32 floats, 16 doubles) go to the vector function and the row's last ``n % 32``
-elements to the scalar one; otherwise the whole row is scalar. A tensor of fewer than 32
-elements is all scalar.
+elements to the scalar one; otherwise the whole row is scalar. A tensor of fewer than a
+block's elements is all scalar.
 
-Callers emulate this for float32 tensors of up to ``EXACT_UP_TO`` elements.
+Callers emulate this for float32 (and, for sinh, cosh, exp2 and sigmoid, float64) tensors of
+up to their own limit (``EXACT_UP_TO`` here, 16,384 elements, for the activations).
 ``vector_elements(shape, *operands)`` gives the mask, for an output of ``shape`` computed
 from numpy arrays broadcast to it; ``split`` runs a kernel's two functions on their
 elements. One thread is assumed: PyTorch splits a tensor of more than 32,768 elements
@@ -73,12 +74,12 @@ def _iteration(shape: tuple[int, ...], operands) -> tuple[list[int], list[int], 
     return dims, _order([shape[d] for d in dims], strides), strides
 
 
-def empty_output(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray:
-    """A float32 array of ``shape`` laid out as TensorIterator allocates an op's output:
-    dense in its dimension order (a transposed input gives a transposed output)."""
+def empty_output(shape: tuple[int, ...], *operands: np.ndarray, dtype=np.float32) -> np.ndarray:
+    """An array of ``shape`` and ``dtype`` laid out as TensorIterator allocates an op's
+    output: dense in its dimension order (a transposed input gives a transposed output)."""
     dims, perm, _ = _iteration(shape, operands)
     order = [d for d in range(len(shape)) if shape[d] <= 1] + [dims[d] for d in perm[::-1]]
-    return np.empty([shape[d] for d in order], np.float32).transpose(np.argsort(order))
+    return np.empty([shape[d] for d in order], dtype).transpose(np.argsort(order))
 
 
 def vector_elements(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray:
@@ -105,19 +106,23 @@ def vector_elements(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray
 
 
 def split(vector, scalar, shape: tuple[int, ...], *arrays: np.ndarray) -> np.ndarray:
-    """A float32 kernel's output: ``vector(*arrays)`` on the elements PyTorch's loop
-    vectorises, ``scalar(*arrays)`` on the others (each computed on its own elements only),
-    laid out as PyTorch lays it out (the next kernel's split depends on it). A tensor of
-    fewer than a block's elements is all scalar: numpy's elementwise result, in the
-    inputs' layout as TensorIterator's, without the bookkeeping."""
+    """A float32 or float64 kernel's output, in the first array's dtype: ``vector(*arrays)``
+    on the elements PyTorch's loop vectorises, ``scalar(*arrays)`` on the others (each
+    computed on its own elements only), laid out as PyTorch lays it out (the next kernel's
+    split depends on it). A tensor of fewer than a block's elements is all scalar: numpy's
+    elementwise result, in the inputs' layout as TensorIterator's, without the bookkeeping."""
+    dtype = arrays[0].dtype
     with np.errstate(all="ignore"):
-        if int(np.prod(shape, dtype=np.int64)) < BLOCK.get(arrays[0].dtype, 32):
-            return np.asarray(scalar(*arrays), np.float32)
+        if not shape:  # one element: the kernels take 1-d arrays
+            one = scalar(*(np.reshape(a, 1) for a in arrays))
+            return np.asarray(one, dtype).reshape(())
+        if int(np.prod(shape, dtype=np.int64)) < BLOCK.get(dtype, 32):
+            return np.asarray(scalar(*arrays), dtype)
         arrays = tuple(np.broadcast_to(a, shape) for a in arrays)
         mask = vector_elements(shape, *arrays)
         if mask.all():
-            return np.asarray(vector(*arrays), np.float32)
-        out = empty_output(shape, *arrays)
+            return np.asarray(vector(*arrays), dtype)
+        out = empty_output(shape, *arrays, dtype=dtype)
         if mask.any():
             out[mask] = vector(*(a[mask] for a in arrays))
         rest = ~mask

@@ -10,7 +10,7 @@ a Scalar (``AddBackward1``). Like exp and log in ``unary.py``, float32 values ar
 float64 and rounded once: PyTorch's are (nearly) correctly rounded, numpy's float32 ones are
 off by an ulp for one input in ten to three. But for ``expm1`` and ``exp2``, which PyTorch
 computes with SLEEF (``sleef_float``): float32 ``expm1`` over the whole tensor, ``exp2`` over
-blocks of 32 with the C library's ``exp2f`` for the rest (``kernel_loop``), bit for bit for
+blocks of 32 with the C library's ``exp2f`` for the rest (``cpu_loop_split``), bit for bit for
 tensors of up to ``EXACT_UP_TO`` elements (float64: ``sleef_double``, blocks of 16, and
 glibc's ``exp2``). Integer and bool inputs compute in the default float dtype.
 """
@@ -25,8 +25,8 @@ from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from . import libm_float, sleef_double, sleef_float
 from .arithmetic import AddScalar, MulScalar
+from .cpu_loop_split import split
 from .hyperbolic import EXACT_UP_TO
-from .kernel_loop import blocks_and_tail
 from .powers import PowScalar
 
 _F32 = np.dtype(np.float32)
@@ -45,8 +45,8 @@ def _rounded(ufunc, a: np.ndarray) -> np.ndarray:
 def _exp2_exact(a: np.ndarray) -> np.ndarray:
     """exp2 with PyTorch's bits: SLEEF's blocks, the C library's rest (see the docstring)."""
     if a.dtype is _F32:
-        return blocks_and_tail(a, sleef_float.exp2, libm_float.exp2f)
-    return blocks_and_tail(a, sleef_double.exp2, _c_exp2)
+        return split(sleef_float.exp2, libm_float.exp2f, a.shape, a)
+    return split(sleef_double.exp2, _c_exp2, a.shape, a)
 
 
 def _c_exp2_one(x: float) -> float:

@@ -4,7 +4,7 @@ PyTorch's gradient of gelu(approximate='tanh') differentiated a second time goes
 ``1 / cosh(inner)``, so ``CoshBackward0`` appears in those third-order graphs; the two are
 also ``minigrad.sinh`` and ``minigrad.cosh``. Their values are PyTorch's bits: its kernel
 computes whole blocks of 32 floats (16 doubles) with SLEEF and the rest with the C library
-(``kernel_loop``); float32 redoes both (``sleef_float``, ``libm_float``), float64 SLEEF's
+(``cpu_loop_split``); float32 redoes both (``sleef_float``, ``libm_float``), float64 SLEEF's
 (``sleef_double``) and takes glibc's own functions for the rest (``math``). Tensors of more
 than ``EXACT_UP_TO`` elements are computed in float64 and rounded once, within an ulp of
 PyTorch and much faster.
@@ -19,7 +19,7 @@ import numpy as np
 from .._dtypes import as_float
 from ..autograd.function import ArrayFunction
 from . import libm_float, sleef_double, sleef_float
-from .kernel_loop import blocks_and_tail
+from .cpu_loop_split import split
 
 _F32 = np.dtype(np.float32)
 
@@ -60,7 +60,7 @@ def pytorch_values(name: str, a: np.ndarray) -> np.ndarray:
         return _rounded(ufunc, a)
     vector, scalar = _KERNELS[name][a.dtype is not _F32]
     with np.errstate(all="ignore"):
-        return blocks_and_tail(a, vector, scalar)
+        return split(vector, scalar, a.shape, a)
 
 
 class Sinh(ArrayFunction):

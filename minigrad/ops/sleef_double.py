@@ -19,7 +19,7 @@ which numpy lacks: ``_fma.fma`` rebuilds it exactly.
   degree-14 polynomial; ``expm1 = expk2 - 1``, ``sinh``/``cosh`` ``(e -+ 1/e) / 2``.
 - ``log``: in ``sleef_log`` (with float32's ``logf``).
 
-These are PyTorch's float64 values for the elements ``kernel_loop`` gives to vectors.
+These are PyTorch's float64 values for the elements ``cpu_loop_split`` gives to vectors.
 """
 
 from __future__ import annotations

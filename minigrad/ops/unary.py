@@ -18,7 +18,7 @@ from ..tensor import follows_base, new_tensor
 from . import libm_float
 from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
-from .kernel_loop import blocks_and_tail
+from .cpu_loop_split import split
 from .namespace import NumpyNamespace, namespace, sign_of
 from .vector_kernels import scalar_exp, vector_exp
 
@@ -274,12 +274,12 @@ _SIGMOID_KERNELS = {
 
 def sigmoid(a: np.ndarray) -> np.ndarray:
     """PyTorch's ``1 / (1 + exp(-x))`` in the input's dtype: its kernel takes SLEEF's exp for
-    whole blocks of 32 floats (16 doubles) and the C library's for the rest (``kernel_loop``),
+    whole blocks of 32 floats (16 doubles) and the C library's for the rest (``cpu_loop_split``),
     redone bit for bit for up to ``PRINTED_IN_FULL`` elements; larger tensors take exp
     correctly rounded (within an ulp). exp(-x) = inf gives 0, no warning (numpy is quiet)."""
     with np.errstate(all="ignore"):
         if a.size <= PRINTED_IN_FULL and a.dtype in _SIGMOID_KERNELS:
-            return blocks_and_tail(a, *_SIGMOID_KERNELS[a.dtype])
+            return split(*_SIGMOID_KERNELS[a.dtype], a.shape, a)
         if a.dtype is _F32:
             e = np.exp(np.negative(a, dtype=np.float64)).astype(_F32)
         else:

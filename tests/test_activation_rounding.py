@@ -36,7 +36,7 @@ LAYOUTS = {
     # 3-D: TensorIterator merges the inner dims that follow on in memory into one run
     "3-D sliced": lambda t: t.unsqueeze(1).repeat(1, 3, 1)[:, 1:],
     "3-D expanded": lambda t: t.expand(2, t.shape[0], t.shape[1]),
-    "expanded permuted": lambda t: t.expand(2, t.shape[0], t.shape[1]).permute(2, 0, 1),
+    "expanded permuted": lambda t: t.expand(2, t.shape[0], t.shape[1]).permute(1, 2, 0),
 }
 
 

@@ -1140,4 +1140,21 @@ FUZZ_FINDINGS: dict[str, str] = {
             except RuntimeError as e:
                 show(str(e))
     """,
+    # G1 (--replay 14355): a view's strides for its size-1 dims are PyTorch's (computeStride),
+    # which its layout tests read: matmul folds k.mT of (1, 1, 2) into a (2, 1) column-major mm
+    "view_strides_of_size_one_dims": """
+        a = T.tensor([[-1.0, -0.75, 0.25]]).t().requires_grad_()
+        k = T.tensor([[[-0.5, 3.0]]], requires_grad=True)
+        (g,) = T.autograd.grad((a @ k).sum(), k, create_graph=True)
+        show(g)
+        graph(g)
+        for shape, perm, new in (((1, 1, 2), (0, 2, 1), (2, 1)), ((1, 4), (1, 0), (2, 2, 1)),
+                                 ((3, 1, 4), (2, 1, 0), (4, 1, 3)), ((2, 3), (1, 0), (3, 1, 2))):
+            x = T.arange(float(np.prod(shape))).reshape(shape).permute(*perm).requires_grad_()
+            y = x.view(new)
+            (g,) = T.autograd.grad((y.t() @ T.ones(new[0], 2)).sum() if y.ndim == 2 else y.sum(),
+                                   x, create_graph=True)
+            show(y.is_contiguous(), y.t().is_contiguous(), g)
+            graph(g)
+    """,
 }

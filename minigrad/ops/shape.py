@@ -129,6 +129,9 @@ def _torch_strides(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``out`` (a view of ``a``) with PyTorch's strides for its size-1 dims (``computeStride``
     in TensorUtils.cpp): numpy chooses other ones, which no element read sees but PyTorch's
     layout tests do (mm's ``is_column_major`` of a reshaped column)."""
+    if a.ndim == 0:  # every stride 1
+        strides = (a.itemsize,) * out.ndim
+        return out if strides == out.strides else _restrided(out, strides)
     old = [st // a.itemsize for st in a.strides]
     new, view_d = [0] * out.ndim, out.ndim - 1
     base, tensor_n, view_n = old[-1], 1, 1
@@ -144,6 +147,10 @@ def _torch_strides(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     strides = tuple(st * a.itemsize for st in new)
     if strides == out.strides or view_d != -1:
         return out
+    return _restrided(out, strides)
+
+
+def _restrided(out: np.ndarray, strides: tuple) -> np.ndarray:
     return np.lib.stride_tricks.as_strided(out, out.shape, strides, writeable=out.flags.writeable)
 
 

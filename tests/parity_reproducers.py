@@ -167,6 +167,23 @@ REPRODUCERS: dict[str, str] = {
         show(x.sum(axis=0), x.mean(axis=1), x.max(axis=0), T.sum(x, axis=1), x.argmax(axis=1),
              x.std(axis=0), x.var(axis=1), x.prod(axis=0), x.amax(axis=1), x.cumsum(axis=1))
     """,
+    "keepdims_is_an_alias_of_keepdim": """
+        x = T.tensor([[3., 4.], [1., 2.]])
+        show(x.sum(1, keepdims=True), T.sum(x, 1, keepdims=True), x.mean(axis=1, keepdims=True),
+             x.max(1, keepdims=True), T.min(x, axis=0, keepdims=True), x.argmax(1, keepdims=True),
+             T.argmin(x, 1, keepdims=True), x.var(1, keepdims=True), T.std(x, 0, keepdims=True),
+             x.prod(1, keepdims=True), x.amax(1, keepdims=True), T.amin(x, 0, keepdims=True),
+             x.logsumexp(1, keepdims=True), (x > 2).any(1, keepdims=True),
+             (x > 2).all(0, keepdims=True), T.linalg.vector_norm(x, dim=1, keepdims=True))
+    """,
+    "keepdims_in_a_softmax_from_d2l": """
+        X = T.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+        X_exp = T.exp(X)
+        partition = X_exp.sum(1, keepdims=True)
+        y = X_exp / partition
+        y[:, 0].sum().backward()
+        show(y, X.grad, y.grad_fn)
+    """,
     "chunk_split_narrow": """
         x = T.arange(10.).reshape(2, 5).requires_grad_()
         parts = x.chunk(3, 1)

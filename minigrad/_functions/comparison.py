@@ -96,12 +96,14 @@ def isclose(
     )
 
 
-def _all(self, dim=None, keepdim=False):
+def _all(self, dim=None, keepdim=False, *, keepdims=None):
+    keepdim = keepdim if keepdims is None else keepdims
     axes = _axes(self._data, dim)
     return new_tensor(np.asarray(np.all(self._data, axis=axes, keepdims=keepdim)))
 
 
-def _any(self, dim=None, keepdim=False):
+def _any(self, dim=None, keepdim=False, *, keepdims=None):
+    keepdim = keepdim if keepdims is None else keepdims
     axes = _axes(self._data, dim)
     return new_tensor(np.asarray(np.any(self._data, axis=axes, keepdims=keepdim)))
 

@@ -44,9 +44,12 @@ def sum(  # noqa: A001
     *,
     dtype: _dtypes.dtype | None = None,
     axis: Dims = None,
+    keepdims: bool | None = None,
 ) -> Tensor:
-    if axis is not None:  # numpy's name, which PyTorch accepts too
+    if axis is not None:  # numpy's names, which PyTorch accepts too
         dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("sum", dim)
     if dtype is not None:  # summed in dtype, one node (no cast before it), as in PyTorch
@@ -66,9 +69,12 @@ def mean(
     *,
     dtype: _dtypes.dtype | None = None,
     axis: Dims = None,
+    keepdims: bool | None = None,
 ) -> Tensor:
     if axis is not None:
         dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     if dim is not None and type(dim) is not int:
         dim = _dims_arg("mean", dim)
     if dtype is not None:
@@ -131,19 +137,29 @@ def _argextreme(a, dim, keepdim, largest):
 
 
 def max(  # noqa: A001
-    input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
+    input: Tensor,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    axis: int | None = None,
+    keepdims: bool | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
     if axis is not None:
         dim = axis
-    return _extreme(input, dim, keepdim, True)
+    return _extreme(input, dim, keepdim if keepdims is None else keepdims, True)
 
 
 def min(  # noqa: A001
-    input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
+    input: Tensor,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    axis: int | None = None,
+    keepdims: bool | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
     if axis is not None:
         dim = axis
-    return _extreme(input, dim, keepdim, False)
+    return _extreme(input, dim, keepdim if keepdims is None else keepdims, False)
 
 
 def _no_empty(input, name):
@@ -154,14 +170,26 @@ def _no_empty(input, name):
 
 
 def argmax(
-    input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
+    input: Tensor,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    axis: int | None = None,
+    keepdims: bool | None = None,
 ) -> Tensor:
+    keepdim = keepdim if keepdims is None else keepdims
     return _index_of_extreme(input, dim if axis is None else axis, keepdim, largest=True)
 
 
 def argmin(
-    input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None
+    input: Tensor,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    axis: int | None = None,
+    keepdims: bool | None = None,
 ) -> Tensor:
+    keepdim = keepdim if keepdims is None else keepdims
     return _index_of_extreme(input, dim if axis is None else axis, keepdim, largest=False)
 
 
@@ -191,9 +219,12 @@ def var(
     *,
     correction: float | None = None,
     axis: Dims = None,
+    keepdims: bool | None = None,
 ) -> Tensor:
     if axis is not None:
         dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     if isinstance(dim, bool):  # var(x, False): the old positional 'unbiased'
         dim, unbiased = None, dim
     return VAR.Var.apply(input, dim, _correction(unbiased, correction), keepdim)
@@ -207,9 +238,12 @@ def std(
     *,
     correction: float | None = None,
     axis: Dims = None,
+    keepdims: bool | None = None,
 ) -> Tensor:
     if axis is not None:
         dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     return VAR.Std.apply(input, dim, _correction(unbiased, correction), keepdim)
@@ -230,8 +264,12 @@ def log_softmax(input: Tensor, dim: int = _NO_DIM, dtype: _dtypes.dtype | None =
     return SM.LogSoftmax.apply(input if dtype is None else input.to(dtype), dim)
 
 
-def logsumexp(input: Tensor, dim: Dims = _NO_DIM, keepdim: bool = False) -> Tensor:
+def logsumexp(
+    input: Tensor, dim: Dims = _NO_DIM, keepdim: bool = False, *, keepdims: bool | None = None
+) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim`` (an int or a tuple), computed without overflow."""
+    if keepdims is not None:
+        keepdim = keepdims
     if dim is _NO_DIM:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     return LSE.Logsumexp.apply(input, int_list("logsumexp", "dim", dim, 1), keepdim)

@@ -15,11 +15,19 @@ from ._args import _dims_arg
 
 
 def prod(
-    input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype=None, axis=None
+    input: Tensor,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    dtype=None,
+    axis=None,
+    keepdims: bool | None = None,
 ) -> Tensor:
     """The product of all elements, or along ``dim`` (``axis`` is its numpy name)."""
     if axis is not None:
         dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     if dtype is not None:
         input = input.to(dtype)
     if dim is None:
@@ -53,24 +61,32 @@ def _all_dims(dim):
     return None if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0) else dim
 
 
-def amax(input: Tensor, dim=(), keepdim: bool = False, *, axis=None) -> Tensor:
+def amax(
+    input: Tensor, dim=(), keepdim: bool = False, *, axis=None, keepdims: bool | None = None
+) -> Tensor:
     """The largest values over ``dim`` (all dims by default), without their indices."""
     if axis is not None:
         dim = axis
+    keepdim = keepdim if keepdims is None else keepdims
     return SC.Amax.apply(input, _all_dims(_dims_arg("amax", dim)), keepdim)
 
 
-def amin(input: Tensor, dim=(), keepdim: bool = False, *, axis=None) -> Tensor:
+def amin(
+    input: Tensor, dim=(), keepdim: bool = False, *, axis=None, keepdims: bool | None = None
+) -> Tensor:
     """The smallest values over ``dim`` (all dims by default), without their indices."""
     if axis is not None:
         dim = axis
+    keepdim = keepdim if keepdims is None else keepdims
     return SC.Amin.apply(input, _all_dims(_dims_arg("amin", dim)), keepdim)
 
 
 def vector_norm(
-    x: Tensor, ord: float = 2, dim=None, keepdim: bool = False, *, dtype=None
+    x: Tensor, ord: float = 2, dim=None, keepdim: bool = False, *, dtype=None, keepdims=None
 ) -> Tensor:  # noqa: A002 - PyTorch's name
     """``(sum |x| ** ord) ** (1 / ord)`` over ``dim`` (all elements by default)."""
+    if keepdims is not None:  # numpy's name, which PyTorch accepts too
+        keepdim = keepdims
     if dtype is not None:
         x = x.to(dtype)
     return SC.VectorNorm.apply(

@@ -23,6 +23,7 @@ from .engine import _array, observers
 from .multi_output import Gradients
 from .node import Node
 from .saved_values import _FREED
+from .zero_grads import buffer_sum
 
 
 def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
@@ -43,7 +44,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     deps[fn] += 1
                 else:
                     deps[fn] = 1
-                    stack.append(fn)
+                    if type(fn) is not AccumulateGrad:  # a leaf's node leads nowhere
+                        stack.append(fn)
     # a gradient travels with its node: in the heap entry, or in ``leaves``; only a node
     # that waits for several edges keeps a buffer until the last one has delivered
     buffers: dict[Node, np.ndarray] = {}
@@ -89,11 +91,11 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     deps[fn] = count
                     if g is not None:
                         old = buffers.get(fn)
-                        buffers[fn] = g if old is None else old + g
+                        buffers[fn] = g if old is None else buffer_sum(old, g)
                     continue
                 if buffers and fn in buffers:  # the last of several edges
                     old = buffers.pop(fn)
-                    g = old if g is None else old + g
+                    g = old if g is None else buffer_sum(old, g)
                 if type(fn) is AccumulateGrad:
                     leaves.append((fn._seq, fn, g))
                 elif follow is None:

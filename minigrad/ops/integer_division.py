@@ -13,6 +13,7 @@ from ..autograd.function import ArrayFunction, _apply_binary
 from .arithmetic import _is_bool
 from .namespace import namespace
 from .number_range import int_operand
+from .vector_fmod import fmod_as_pytorch
 
 _BOOL = np.dtype(np.bool_)
 
@@ -30,7 +31,7 @@ def _remainder(a, b):
     into the divisor's sign (so -1. % 1. is -0., as there)."""
     _no_bool_division(a, b, "remainder")
     _no_integer_division_by_zero(a, b)
-    mod = np.fmod(a, b)
+    mod = fmod_as_pytorch(a, b, [a, b])  # nan where PyTorch's vector loop overflows
     if mod.dtype.kind != "f":
         return np.remainder(a, b)
     return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)

@@ -13,6 +13,7 @@ import numpy as np
 from ..autograd.function import ArrayFunction
 from ..tensor import wrap_dim
 from ._common import LEGACY_NAMES, c_order
+from ._norm_kernel import norm_sum
 from ._reduction_ties import reduced_extreme
 from .arithmetic import MaskedFill
 from .namespace import NumpyNamespace, namespace
@@ -213,7 +214,10 @@ class VectorNorm(ArrayFunction):
             )
         axes = reduce_dims(dim, a.ndim)
         wide = np.abs(a.astype(np.float64))  # accumulate in float64, round once
-        if ord == 1:
+        several = int(np.prod([a.shape[i] for i in axes])) > 1
+        if several and ord not in (0, np.inf, -np.inf):  # PyTorch's order and dtype
+            out = norm_sum(a, ord, axes, keepdim)
+        elif ord == 1:
             out = wide.sum(axis=axes, keepdims=keepdim)
         elif ord == np.inf:
             out = wide.max(axis=axes, keepdims=keepdim, initial=0.0)
@@ -221,18 +225,12 @@ class VectorNorm(ArrayFunction):
             out = wide.min(axis=axes, keepdims=keepdim)
         elif ord == 0:
             out = (wide != 0).sum(axis=axes, keepdims=keepdim).astype(np.float64)
-        else:
-            with np.errstate(divide="ignore"):
-                powers = wide * wide if ord == 2 else wide**ord
-                if int(np.prod([a.shape[i] for i in axes])) > 1:
-                    # PyTorch raises to the power and sums in the input's dtype: a float32
-                    # square of 1e30 is inf there and one of 1e-30 is 0 (one element is |x|)
-                    powers = powers.astype(a.dtype).astype(np.float64)
-                    total = powers.sum(axis=axes, keepdims=keepdim).astype(a.dtype)
-                else:
-                    total = powers.sum(axis=axes, keepdims=keepdim)
-                total = total.astype(np.float64)
-                out = np.sqrt(total) if ord == 2 else total ** (1.0 / ord)
+        elif a.size:  # one element a norm: |x| (PyTorch's abs)
+            out = wide.sum(axis=axes, keepdims=keepdim)
+        else:  # none: 0, or inf for a negative ord (PyTorch's fill)
+            out = np.full(
+                np.sum(wide, axis=axes, keepdims=keepdim).shape, np.inf if ord < 0 else 0.0
+            )
         out = out.astype(a.dtype, order="C")
         ctx.save_for_backward(a, out)
         ctx.ord, ctx.axes, ctx.keepdim, ctx.dim, ctx.ndim = ord, axes, keepdim, dim, a.ndim

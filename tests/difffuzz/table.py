@@ -122,7 +122,8 @@ OPS: tuple[Op, ...] = (
     Op("sum_dim", "{x}.sum({dim}, keepdim={kd})", w=2),
     Op("sum_dims", "{x}.sum(dim={dims})"),
     Op("sum_dtype", "{x}.sum(dtype={dtype})"),
-    Op("sum_axis", "{x}.sum(axis={dim})"),
+    Op("sum_axis", "{x}.sum(axis={dim})", w=0.5),
+    Op("mean_keepdims", "{x}.mean(axis={dim}, keepdims={kd})", w=0.5),  # split off sum_axis
     Op("sum_fn", "T.sum({x}, {dim})"),
     Op("mean", "{x}.mean()", w=2),
     Op("mean_dim", "{x}.mean({dim}, keepdim={kd})", w=2),
@@ -193,7 +194,10 @@ OPS: tuple[Op, ...] = (
     Op("roll", "{x}.roll(1, {dim})"),
     Op("flip_dims", "T.flip({x}, {dims})"),
     Op("roll_flat", "{x}.roll({n})"),
-    Op("roll_dims", "T.roll({x}, ({n}, -1), ({dim}, 0))"),
+    Op("roll_dims", "T.roll({x}, ({n}, -1), ({dim}, 0))", w=0.5),
+    # the weight of roll_dims split: tril and triu (an error below 2 dims, as in PyTorch)
+    Op("tril", "{x}.tril({n})", w=0.25),
+    Op("triu", "T.triu({x}, -{n})", w=0.25),
     Op("mH", "{x}.mH"),
     Op("squeeze_dims", "{x}.squeeze({dims})"),
     Op("inplace_mT", "{out} = {x} * 1\n{out}.mT.mul_({s})"),

@@ -119,3 +119,10 @@ def test_dot_is_never_negative_zero(torch):
             a, b = np.full(n, -1.888, dtype), np.zeros(n, dtype)
             for T in (torch, mg):
                 assert not np.signbit(T.dot(T.tensor(a), T.tensor(b)).numpy())
+
+
+def test_full_like_keeps_negative_zero(torch):
+    """``full_like(x, -0.)`` is -0. (the fuzzer's program 6790), in any layout."""
+    for T in (torch, mg):
+        for x in (T.ones(2), T.ones(3, 2).t(), T.ones(2, dtype=T.float64)):
+            assert np.signbit(T.full_like(x, -0.0).numpy()).all()

@@ -58,4 +58,22 @@ GRAD_VALUES: dict[str, str] = {
         (t**t).backward(T.tensor(-2.0))
         show(c.grad)
     """,
+    # fuzzer 16415, 8957: sgn's gradient is PyTorch's efficient zeros; kept first in an input
+    # buffer they are replaced by the other gradient (its -0. stays), added second they fill
+    "sgn_gradient_is_efficient_zeros": """
+        x = T.tensor([1., 2.], requires_grad=True)
+        y = T.tensor([3., -1.], requires_grad=True)
+        z = x - y
+        (z.abs() * 0 + z.sgn()).sum().backward()
+        show(x.grad, y.grad)
+        x.grad = y.grad = None
+        z = x - y
+        (z.sgn() + z.abs() * 0).sum().backward()
+        show(x.grad, y.grad)
+        e = T.tensor([[-3.56], [1.5]], requires_grad=True)
+        t = T.nn.functional.l1_loss(T.tensor([[-1.59], [-0.5]]), e).tanh().clamp(min=1.5)
+        (g,) = T.autograd.grad(t, e, create_graph=True)
+        (g * g).sum().backward()
+        show(e.grad)
+    """,
 }

@@ -141,6 +141,43 @@ def test_a_mode_set_in_a_thread_stays_there():
     assert (mg.ones(1, requires_grad=True) * 2).requires_grad
 
 
+def test_modes_are_read_cheaply_only_while_every_thread_is_in_the_default():
+    """``state`` is a plain object while no thread is in no_grad or inference mode (the
+    training loop's case, read ~20 times a step), and reads each thread's own values while
+    one is (``_modes._PerThread``); back to plain once the last one leaves, nested or not."""
+    from minigrad import _modes
+
+    inside, leave = threading.Event(), threading.Event()
+    seen: list = []
+
+    def evaluation():
+        with mg.no_grad(), mg.inference_mode():
+            inside.set()
+            leave.wait(60)
+            seen.append((mg.is_grad_enabled(), mg.is_inference_mode_enabled()))
+
+    assert type(_modes.state) is _modes._Everywhere
+    thread = threading.Thread(target=evaluation)
+    thread.start()
+    assert inside.wait(60)
+    assert type(_modes.state) is _modes._PerThread
+    x = mg.ones(2, requires_grad=True)
+    assert (x * 2).requires_grad and not (x * 2).is_inference()  # this thread: defaults
+    with mg.no_grad():
+        assert not (x * 2).requires_grad
+    assert (x * 2).grad_fn is not None
+    leave.set()
+    thread.join(60)
+    assert seen == [(False, True)]
+    assert type(_modes.state) is _modes._Everywhere
+    with mg.enable_grad():  # the defaults already: nothing changes
+        assert type(_modes.state) is _modes._Everywhere
+    ended = threading.Thread(target=lambda: mg.set_grad_enabled(False))  # never undone
+    ended.start()
+    ended.join(60)
+    assert type(_modes.state) is _modes._Everywhere  # counted back when its locals went
+
+
 def test_anomaly_mode_is_one_switch_for_the_process_as_in_pytorch(torch):
     for lib in (mg, torch):
         seen = {}

@@ -4,8 +4,8 @@
 ``libm_float.py`` glibc's float ones (float64 uses Python's ``math``, which is glibc), and
 ``kernel_loop.py`` which elements PyTorch gives to which. Compared bit for bit against a
 live torch on drawn float32 and float64 tensors: sizes around the blocks (32 floats, 16
-doubles), contiguous, transposed and strided layouts, special values (0, -0., inf, nan, the
-overflow and underflow edges, huge arguments).
+doubles), contiguous, transposed, strided and expanded layouts, special values (0, -0., inf,
+nan, the overflow and underflow edges, huge arguments).
 """
 
 from __future__ import annotations
@@ -29,7 +29,11 @@ def tensors(draw, dtype):
     x = rng.standard_normal(2 * n + 3) * scale
     specials = draw(st.lists(st.sampled_from(SPECIALS), max_size=4))
     x[: len(specials)] = specials[: x.size]
-    layout = draw(st.sampled_from(["flat", "strided", "transposed", "sliced rows"]))
+    layout = draw(
+        st.sampled_from(
+            ["flat", "strided", "transposed", "sliced rows", "expanded", "expanded rows"]
+        )
+    )
     return x.astype(dtype), n, layout
 
 
@@ -41,6 +45,10 @@ def _view(T, x, n, layout):
         return t[: 2 * n : 2]
     if layout == "transposed":
         return t[: n - n % 3].reshape(-1, 3).t()
+    if layout == "expanded":  # each row repeated: runs along the last dim, read with stride 0
+        return t[:n].reshape(n, 1).expand(n, 3)
+    if layout == "expanded rows":
+        return t[:n].reshape(1, n).expand(3, n)
     return t[: 2 * n].reshape(2, n)[:, : max(n - 1, 0)]
 
 

@@ -198,7 +198,7 @@ def sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
         # numpy adds the rows one after the other, as PyTorch does up to 4 rows; from the
         # 5th row PyTorch interleaves four accumulators (``_summation``), which costs a
         # training step 2-7 us per bias: not done here (a last-bit difference)
-        return np.add.reduce(grad, axis=0)
+        return np.add.reduce(grad, 0)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
     )

@@ -297,6 +297,15 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     if type(grads) is not tuple:
         grads = (grads,)
     shapes = self._shapes
+    if type(shapes) is tuple and len(grads) == 2 and len(shapes) == 2:
+        # a binary op's two gradients (``x @ W + b``'s bias, summed over the batch): no loop
+        ga, gb = grads
+        sa, sb = shapes
+        if ga is not None and sa is not None and ga.shape != sa:
+            ga = sum_to_shape(ga, sa)
+        if gb is not None and sb is not None and gb.shape != sb:
+            gb = sum_to_shape(gb, sb)
+        return ga, gb
     if shapes is not None:
         grads = tuple(
             [

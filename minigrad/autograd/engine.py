@@ -42,6 +42,7 @@ from .grad_mode import set_grad_enabled
 from .multi_output import Gradients
 from .node import Node
 from .saved_values import _FREED
+from .zero_grads import buffer_sum
 
 __all__ = ["execution_order", "run_backward", "observers"]
 
@@ -128,7 +129,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
         if node not in start:
             start.append(node)
         if g is not None:
-            buffers[node] = g if node not in buffers else buffers[node] + g
+            buffers[node] = g if node not in buffers else buffer_sum(buffers[node], g)
     deps = _count_dependencies(start)
     ready = [(-node._seq, node) for node in start if node not in deps]
     heapify(ready)
@@ -177,7 +178,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                     continue
                 if g is not None:
                     old = buffers.get(fn)
-                    buffers[fn] = g if old is None else old + g
+                    buffers[fn] = g if old is None else buffer_sum(old, g)
                 count = deps[fn] - 1
                 if count:
                     deps[fn] = count

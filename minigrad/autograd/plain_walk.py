@@ -23,6 +23,7 @@ from .engine import _array, observers
 from .multi_output import Gradients
 from .node import Node
 from .saved_values import _FREED
+from .zero_grads import buffer_sum
 
 
 def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
@@ -89,11 +90,11 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     deps[fn] = count
                     if g is not None:
                         old = buffers.get(fn)
-                        buffers[fn] = g if old is None else old + g
+                        buffers[fn] = g if old is None else buffer_sum(old, g)
                     continue
                 if buffers and fn in buffers:  # the last of several edges
                     old = buffers.pop(fn)
-                    g = old if g is None else old + g
+                    g = old if g is None else buffer_sum(old, g)
                 if type(fn) is AccumulateGrad:
                     leaves.append((fn._seq, fn, g))
                 elif follow is None:

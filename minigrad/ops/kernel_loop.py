@@ -7,7 +7,8 @@ shows in the last bit. Measured against torch (one thread) and read in ``Loops.h
 
 - the loop walks the tensor in memory order; a tensor that fills its memory (contiguous,
   transposed, permuted) is one run of ``numel`` elements; otherwise each run is a line along
-  the dim of stride 1 (none: every element is scalar);
+  the dim of smallest stride, or for an expanded tensor (a stride 0) along the last dim; a
+  line vectorises if its stride is one element (or 0: a repeated value), else all is scalar;
 - in each run, whole blocks of two vectors (32 floats, 16 doubles) are vectorised, and the
   elements after the last whole block go through the scalar function.
 
@@ -53,8 +54,14 @@ def blocks_and_tail(a: np.ndarray, vector: Kernel, scalar: Kernel) -> np.ndarray
         walked = a.transpose(order)  # memory order
         out = _run(walked.ravel(), vector, scalar).reshape(walked.shape)
         return out.transpose(np.argsort(order))
-    inner = int(np.argmin([abs(s) for s in a.strides]))
-    if a.strides[inner] != a.itemsize:
+    dims = [i for i, n in enumerate(a.shape) if n > 1]
+    if any(a.strides[i] == 0 for i in dims):  # expanded: the output's order, last dim inside
+        inner = dims[-1]
+        vectorised = a.strides[inner] in (0, a.itemsize)  # a repeated value is a vector too
+    else:  # the input's order: the dim of smallest stride inside
+        inner = min(dims, key=lambda i: abs(a.strides[i]))
+        vectorised = a.strides[inner] == a.itemsize
+    if not vectorised:
         return scalar(a.ravel()).reshape(a.shape)
     lines = np.moveaxis(a, inner, -1)
     flat = lines.reshape(-1, lines.shape[-1])

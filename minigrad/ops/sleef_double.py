@@ -1,9 +1,10 @@
-"""float64 ``exp`` and ``log`` as PyTorch's vectorised CPU kernels compute them (SLEEF), in numpy.
+"""SLEEF's float64 ``exp``, ``exp2``, ``expm1``, ``sinh`` and ``cosh`` (1-ulp), in numpy.
 
 PyTorch's softmax and log_softmax kernels (``SoftMaxKernel.cpp``) call
 ``Vectorized<double>::exp`` and ``::log``, which are SLEEF's ``Sleef_expd8_u10`` and
-``Sleef_logd8_u10`` on AVX-512. Their results differ from numpy's ``exp`` and ``log`` in the
-last bit for a few inputs in a hundred, and softmax's outputs are added up and printed:
+``Sleef_logd8_u10`` on AVX-512 (``log`` is in ``sleef_log``). Their results differ from
+numpy's ``exp`` and ``log`` in the last bit for a few inputs in a hundred, and softmax's
+outputs are added up and printed:
 ``softmax(x, 0).sum()`` prints ``3.`` in PyTorch where the numpy sum gave 2.9999999999999996.
 
 SLEEF's double functions lean on the fused multiply-add (one rounding of ``a * b + c``),

@@ -11,17 +11,17 @@ Everything is float32 arithmetic in numpy, a fused multiply-add rounded once (``
 The algorithms and constants are SLEEF's (``src/libm/sleefsimdsp.c``: ``expk2f``,
 ``xtanhf``, ``xlog1pf``; ``src/common/df.h``: the double-float operations in their FMA
 versions), Naoki Shibata's, Boost licence; the code is written anew. ``log1pf`` of an
-argument above 1e38 takes SLEEF's ``logf``, here the correctly rounded log (softplus never
-gets there under its default threshold).
+argument above 1e38 is SLEEF's ``logf`` (``sleef_log.log``), as SLEEF's own.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import sleef_log
 from ._fma import fma as _fma
 
-_F32, _F64 = np.float32, np.float64
+_F32 = np.float32
 _ONE = _F32(1)
 
 
@@ -124,7 +124,7 @@ def log1pf(d: np.ndarray) -> np.ndarray:
         hi = s.x + extra
         out = hi + (((s.x - hi) + extra) + s.y)
         big = d > _F32(float.fromhex("0x1.2ced32p+126"))
-        out = np.where(big, np.log(d.astype(_F64)).astype(_F32), out)
+        out = np.where(big, sleef_log.log(d), out)
         out = np.where(d < -1, _F32(np.nan), out)
         out = np.where(d == -1, _F32(-np.inf), out)
         out = np.where((d == 0) & np.signbit(d), _F32(-0.0), out)

@@ -126,6 +126,8 @@ from ._functions.selection import (
     round,
     split,
     square,
+    tril,
+    triu,
 )
 from ._functions.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
 from ._functions.sorting import argsort, msort, sort, topk

@@ -64,8 +64,9 @@ from ._functions.reduction import (
 )
 from ._functions.reorder import _H, _flip_method, _mH, _mT, roll
 from ._functions.scans import amax, amin, cumprod, cumsum, norm, prod
-from ._functions.selection import bmm as _bmm
 from ._functions.selection import (
+    _tril_method,
+    _triu_method,
     chunk,
     gather,
     masked_fill,
@@ -75,6 +76,7 @@ from ._functions.selection import (
     split,
     square,
 )
+from ._functions.selection import bmm as _bmm
 from ._functions.shape import (
     _T,
     _to_dtype,
@@ -290,6 +292,8 @@ METHODS: dict[str, Any] = {
     "repeat": repeat,
     "round": round,
     "square": square,
+    "tril": _tril_method,
+    "triu": _triu_method,
     "bmm": _bmm,
     "cpu": lambda self, memory_format=None: self,
     # logsumexp, flip, roll, the matrix transposes (ops/logsumexp.py, ops/reorder.py)

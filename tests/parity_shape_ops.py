@@ -298,4 +298,56 @@ SHAPE_OPS: dict[str, str] = {
         show(T.ones(3, 1).expand(3, 4).sort(0)[0].is_contiguous())
         graph((v * i).reshape(-1))
     """,
+    "tril_of_a_vector": """
+        T.tril(T.ones(3))
+    """,
+    "tril_triu_values_and_dtypes": """
+        show(T.tril(T.ones(2, 3, 3), 1))
+        show(T.triu(T.ones(3, 3, dtype=T.int64), diagonal=2))
+        show(T.tril(T.ones(3, 3, dtype=T.bool)))
+    """,
+    "tril_triu_methods_and_diagonals": """
+        show(T.ones(3, 3).tril(1))
+        show(T.ones(3, 4).triu(-1))
+        show(T.tril(T.ones(0, 3)))
+        show(T.tril(T.ones(3, 3), diagonal=-5))
+    """,
+    "tril_float_diagonal": """
+        T.tril(T.ones(3, 3), 1.5)
+    """,
+    "triu_method_bool_diagonal": """
+        T.ones(3, 3).triu(True)
+    """,
+    "tril_layouts": """
+        show(T.tril(T.ones(3, 3).t()).is_contiguous(), T.triu(T.ones(3, 3)[:, :2]))
+    """,
+    "tril_graph_and_gradient": """
+        x = T.arange(9.).reshape(3, 3).requires_grad_()
+        y = T.tril(x, -1)
+        show(y, y.grad_fn, y.grad_fn._saved_diagonal, y.grad_fn.next_functions)
+        (y * T.arange(9.).reshape(3, 3)).sum().backward()
+        show(x.grad)
+    """,
+    "triu_gradient_of_gradient": """
+        x = T.arange(9.).reshape(3, 3).requires_grad_()
+        y = x.triu(1)
+        show(y.grad_fn._saved_diagonal)
+        g, = T.autograd.grad((y * y).sum(), x, create_graph=True)
+        show(g, g.grad_fn)
+        g.sum().backward()
+        show(x.grad)
+    """,
+    "causal_mask_from_the_gpt_tutorial": """
+        T_ = 4
+        tril = T.tril(T.ones(T_, T_))
+        wei = T.zeros((T_, T_))
+        wei = wei.masked_fill(tril == 0, float('-inf'))
+        wei = T.softmax(wei, dim=-1)
+        show(wei, wei @ T.arange(8.).reshape(4, 2))
+    """,
+    "tril_of_a_result": """
+        x = T.ones(3, 3, requires_grad=True)
+        T.tril(x * 1).sum().backward()
+        show(x.grad)
+    """,
 }

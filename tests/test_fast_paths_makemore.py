@@ -306,3 +306,20 @@ def test_second_backward_through_the_short_paths_as_pytorch(fn, torch):
         assert ours[1][0] == theirs[1][0] and "second time" in ours[1][1]
     else:
         np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("rows", [27, 4096 // 8, 4097])
+def test_embedding_gradient_adds_repeated_rows_in_index_order(rows):
+    """C[X]'s gradient: the small-table path (flat indices taken from the table of all flat
+    indices) and the large-table one (computed) add exactly what ``np.add.at`` adds, row by
+    row in index order, negative rows included."""
+    rng = np.random.default_rng(rows)
+    width = 8 if rows * 8 <= 4096 else 1
+    table = mg.tensor(rng.normal(size=(rows, width)).astype("f4"), requires_grad=True)
+    index = rng.integers(-rows, rows, (40, 3))
+    index[:, 0] = index[0, 0]  # one row picked many times
+    grad = (rng.normal(size=(40, 3, width)) * 10.0 ** rng.integers(-8, 8, (40, 3, 1))).astype("f4")
+    table[mg.tensor(index)].backward(mg.tensor(grad))
+    expected = np.zeros((rows, width), "f4")
+    np.add.at(expected, index.reshape(-1), grad.reshape(-1, width))
+    assert table.grad.numpy().tobytes() == expected.tobytes()

@@ -82,6 +82,8 @@ SHAPED = {
     "split_sizes": lambda x: x.split([1, x.shape[0] - 1])[0],
     "narrow": lambda x: x.narrow(0, 0, 1),
     "square": lambda x: x.square(),
+    "tril": lambda x: x.unsqueeze(0).unsqueeze(0).tril(1) * 2,
+    "triu": lambda x: minigrad.triu(x.unsqueeze(0).unsqueeze(0), -1),
     # type_as, and constants made by new_* (leaves that need no grad: x's gradient only)
     "type_as_new": lambda x: (
         x.type_as(x.new_zeros(1)) * x.new_full(tuple(x.shape), 1.5) + x.new_tensor(0.25)

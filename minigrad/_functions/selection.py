@@ -1,5 +1,5 @@
 """``minigrad.gather``, ``masked_fill``, ``repeat``, ``chunk``, ``split``, ``narrow``, ``round``,
-``normal``, ``bmm``, ``square``: what tutorials use beside the basic ops.
+``normal``, ``bmm``, ``square``, ``tril``, ``triu``: what tutorials use beside the basic ops.
 
 Functional forms with PyTorch's arguments; the Tensor methods (``x.chunk(2)``) are these same
 functions, bound in ``minigrad/_tensor_methods.py``.
@@ -8,6 +8,7 @@ functions, bound in ``minigrad/_tensor_methods.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from ..ops import normal as NORMAL
 from ..ops import powers as POW
 from ..ops import rounding as ROUND
 from ..ops import selection as SEL
+from ..ops import triangles as TRI
 from ..tensor import Tensor, wrap_dim
 from ._args import _shape_args
 
@@ -141,3 +143,30 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires
     out._data = out._data * np.asarray(std, out._data.dtype) + np.asarray(mean, out._data.dtype)
     out.requires_grad_(requires_grad)
     return out
+
+
+def _diagonal(name: str, diagonal: Any, position: int = 2) -> int:
+    if isinstance(diagonal, bool) or not isinstance(diagonal, (int, np.integer)):
+        raise TypeError(
+            f"{name}(): argument 'diagonal' (position {position}) must be int, not "
+            f"{type(diagonal).__name__}"
+        )
+    return int(diagonal)
+
+
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+    """The lower triangle of the last two dims (on and below ``diagonal``), zeros above."""
+    return TRI.Tril.apply(input, _diagonal("tril", diagonal))
+
+
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+    """The upper triangle of the last two dims (on and above ``diagonal``), zeros below."""
+    return TRI.Triu.apply(input, _diagonal("triu", diagonal))
+
+
+def _tril_method(self: Tensor, diagonal: int = 0) -> Tensor:
+    return TRI.Tril.apply(self, _diagonal("tril", diagonal, 1))  # x.tril(1): position 1
+
+
+def _triu_method(self: Tensor, diagonal: int = 0) -> Tensor:
+    return TRI.Triu.apply(self, _diagonal("triu", diagonal, 1))

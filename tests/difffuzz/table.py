@@ -194,7 +194,10 @@ OPS: tuple[Op, ...] = (
     Op("roll", "{x}.roll(1, {dim})"),
     Op("flip_dims", "T.flip({x}, {dims})"),
     Op("roll_flat", "{x}.roll({n})"),
-    Op("roll_dims", "T.roll({x}, ({n}, -1), ({dim}, 0))"),
+    Op("roll_dims", "T.roll({x}, ({n}, -1), ({dim}, 0))", w=0.5),
+    # the weight of roll_dims split: tril and triu (an error below 2 dims, as in PyTorch)
+    Op("tril", "{x}.tril({n})", w=0.25),
+    Op("triu", "T.triu({x}, -{n})", w=0.25),
     Op("mH", "{x}.mH"),
     Op("squeeze_dims", "{x}.squeeze({dims})"),
     Op("inplace_mT", "{out} = {x} * 1\n{out}.mT.mul_({s})"),

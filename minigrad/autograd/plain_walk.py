@@ -44,7 +44,8 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     deps[fn] += 1
                 else:
                     deps[fn] = 1
-                    stack.append(fn)
+                    if type(fn) is not AccumulateGrad:  # a leaf's node leads nowhere
+                        stack.append(fn)
     # a gradient travels with its node: in the heap entry, or in ``leaves``; only a node
     # that waits for several edges keeps a buffer until the last one has delivered
     buffers: dict[Node, np.ndarray] = {}

@@ -47,8 +47,12 @@ import pytest
 
 @pytest.mark.bit_exact
 @pytest.mark.parametrize("i", range(3))
-def test_bits(i):
+def test_bits(i, torch):
     assert False, "a bit difference"  # not reached: PyTorch's kernels are not AVX-512's
+
+@pytest.mark.bit_exact
+def test_exact_arithmetic():
+    pass  # no torch to compare with: runs on any CPU
 """
 
 
@@ -128,10 +132,11 @@ def test_bit_exact_tests_say_the_cpu_is_why(tmp_path, torch, ci):
     out = run_suite(tmp_path, suite=BIT_EXACT, **env).stdout
     assert "a bit difference" not in out
     if ci:
-        assert out.strip().splitlines()[-1].startswith("3 errors"), out  # failed in setup
+        assert out.strip().splitlines()[-1].startswith("1 passed, 3 errors"), out  # in setup
         assert out.count("PyTorch runs its AVX2 kernels on this machine, not the AVX-512") == 3
         assert "CI (MINIGRAD_REQUIRE_ALL=1) needs an x86-64 CPU with AVX-512" in out
     else:
         summary = [line for line in out.splitlines() if "skipped:" in line]
         why = "PyTorch runs no AVX-512 kernels on this CPU (bit-exact tests need them)"
         assert summary == [f"3 tests skipped: {why}"], out
+        assert out.strip().splitlines()[-1].startswith("1 passed, 3 skipped"), out

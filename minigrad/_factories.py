@@ -174,7 +174,8 @@ def _filled_like(t: Tensor, d: np.dtype, value) -> np.ndarray:
     if a.flags.c_contiguous or any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides)):
         if value is None:
             return np.empty(a.shape, d)
-        return np.zeros(a.shape, d) if value == 0 else np.full(a.shape, value, d)
+        zero = value == 0 and not np.signbit(value)  # -0. is filled as -0.
+        return np.zeros(a.shape, d) if zero else np.full(a.shape, value, d)
     out = np.empty_like(a, dtype=d, order="K")
     if value is not None:
         out[...] = np.full((), value, d)

@@ -1140,4 +1140,50 @@ FUZZ_FINDINGS: dict[str, str] = {
             except RuntimeError as e:
                 show(str(e))
     """,
+    # G1 (--replay 14355): a view's strides for its size-1 dims are PyTorch's (computeStride),
+    # which its layout tests read: matmul folds k.mT of (1, 1, 2) into a (2, 1) column-major mm
+    "view_strides_of_size_one_dims": """
+        a = T.tensor([[-1.0, -0.75, 0.25]]).t().requires_grad_()
+        k = T.tensor([[[-0.5, 3.0]]], requires_grad=True)
+        (g,) = T.autograd.grad((a @ k).sum(), k, create_graph=True)
+        show(g)
+        graph(g)
+        for shape, perm, new in (((1, 1, 2), (0, 2, 1), (2, 1)), ((1, 4), (1, 0), (2, 2, 1)),
+                                 ((3, 1, 4), (2, 1, 0), (4, 1, 3)), ((2, 3), (1, 0), (3, 1, 2))):
+            x = T.arange(float(np.prod(shape))).reshape(shape).permute(*perm).requires_grad_()
+            y = x.view(new)
+            (g,) = T.autograd.grad((y.t() @ T.ones(new[0], 2)).sum() if y.ndim == 2 else y.sum(),
+                                   x, create_graph=True)
+            show(y.is_contiguous(), y.t().is_contiguous(), g)
+            graph(g)
+    """,
+    # G1 (--replay 12840, 5876): an in-place op through a view, differentiated under
+    # create_graph twice: the view's AsStridedBackward0 puts its gradient back as PyTorch's
+    # as_strided_backward does (new zeros, copy_ into their region: CopySlices; the region's
+    # size-1 dims squeezed first: SqueezeBackward1), not by a setitem (IndexPutBackward0)
+    "in_place_through_a_view_under_create_graph_twice": """
+        a = T.tensor([2.02, 10.0, -2.0, 1.0861], requires_grad=True)
+        s = a.sum()
+        t = s.expand(()).add_(s).reciprocal()
+        (g,) = T.autograd.grad(t, a, create_graph=True)
+        graph(g)
+        (h,) = T.autograd.grad((g * g).sum(), a, create_graph=True)
+        show(h)
+        graph(h)
+        b = T.tensor([2.2, -1.5, 0.5]).expand(2, 3).requires_grad_()
+        y = b.reshape(-1, 3).var(-2, keepdim=True).transpose(-1, -2)
+        y.mul_(-0.5)
+        v = T.ones_like(y).requires_grad_()
+        (g,) = T.autograd.grad(y, b, v, create_graph=True)
+        show(g)
+        graph(g)
+        show(T.autograd.grad(g.sum(), [v, b], allow_unused=True))
+        c = T.arange(6.).reshape(2, 3).requires_grad_()
+        d = c * 1
+        d[:, 1:2].mul_(c[:, :1])
+        (g,) = T.autograd.grad(d.sum(), c, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), c, create_graph=True)
+        show(g, h)
+        graph(h)
+    """,
 }

@@ -69,6 +69,11 @@ def test_comparison_sees_values_names_errors_and_warnings(torch) -> None:
     assert diff(f"show(T.tensor([1., 2. + {engine} * 1e-5]))").field == "values"
     assert diff(f"show(T.tensor([1., 2. + {engine} * 1e-9]))") is None  # within a few ulp
     assert diff(f"show(T.tensor([1., float('nan') if {engine} else 0.]))").field == "values"
+    # a float32 result cast to float64 keeps float32's tolerance (two ulps of 0.1 here) ...
+    assert diff(f"show((T.tensor([0.1]) + {engine} * 2**-26).double())") is None
+    # ... a float64 result does not
+    f64 = "T.tensor([0.1], dtype=T.float64)"
+    assert diff(f"show({f64} + {engine} * 2**-26)").field == "values"
     assert diff(f"show(T.tensor([-0.0 if {engine} else 0.0]))").field == "repr"
     assert diff(f"x = T.ones(2, requires_grad=True)\nshow(x * 2 if {engine} else 2 * x)") is None
     assert diff(f"x = T.ones(2, requires_grad=True)\ngraph(x * 2 if {engine} else x * x)")

@@ -114,3 +114,19 @@ def test_maximum_of_a_transposed_tensor_and_integers(torch):
         x = T.full((3, 4), -0.0).t()
         out = T.maximum(x, T.zeros(2, 4, 3, dtype=T.int32)).numpy()
         assert out.dtype == np.float32 and np.signbit(out).all()
+
+
+def test_dot_is_never_negative_zero(torch):
+    """BLAS's dot sums from 0.: ``dot([-1.888], [0.])`` is 0. (the fuzzer's program 17696)."""
+    for dtype in (np.float32, np.float64):
+        for n in (1, 3, 17):
+            a, b = np.full(n, -1.888, dtype), np.zeros(n, dtype)
+            for T in (torch, mg):
+                assert not np.signbit(T.dot(T.tensor(a), T.tensor(b)).numpy())
+
+
+def test_full_like_keeps_negative_zero(torch):
+    """``full_like(x, -0.)`` is -0. (the fuzzer's program 6790), in any layout."""
+    for T in (torch, mg):
+        for x in (T.ones(2), T.ones(3, 2).t(), T.ones(2, dtype=T.float64)):
+            assert np.signbit(T.full_like(x, -0.0).numpy()).all()

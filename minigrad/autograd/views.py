@@ -81,9 +81,27 @@ class AsStridedBackward0(Node):
             picks = np.zeros((size, self.key.size), dtype=grad._data.dtype)
             picks[self.key.reshape(-1), np.arange(self.key.size)] = 1
             return ((new_tensor(picks) @ grad.reshape(-1)).reshape(self.shape),)
-        full = new_tensor(np.zeros(size, grad._data.dtype))  # written by a recorded setitem
-        full[self.key] = grad
-        return (full.reshape(self.shape),)
+        return (as_strided_backward(grad, self.shape, self.key),)
+
+
+def as_strided_backward(grad: Tensor, shape: tuple, key: np.ndarray) -> Tensor:
+    """``grad`` of the region ``key`` put back into zeros of ``shape``, recorded as PyTorch's
+    ``as_strided_backward``: new zeros, their region as_strided, the gradient ``copy_``-ed
+    in (CopySlices), the zeros read as_strided in the base's shape (AsStridedBackward0)."""
+    size = math.prod(shape)
+    if key.size == 0:  # nothing to put back: zeros, no graph
+        return new_tensor(np.zeros(shape, grad._data.dtype))
+    for i in reversed(range(key.ndim)):  # the region's dims of size 1 squeezed out first
+        if key.shape[i] == 1:
+            grad, key = grad.squeeze(i), key.squeeze(i)
+    full = new_tensor(np.zeros(size, grad._data.dtype))
+    try:
+        full._as_strided_region(key).copy_(grad)
+        return full._as_strided_region(np.arange(size).reshape(shape))
+    except ValueError:  # no strides give the region: a recorded setitem
+        full = new_tensor(np.zeros(size, grad._data.dtype))
+        full[key] = grad
+        return full.reshape(shape)
 
 
 class CopySlices(Node):

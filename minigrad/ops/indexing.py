@@ -221,9 +221,12 @@ class AsStridedRegion(ArrayFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        xp = namespace(grad)
-        zeros = np.zeros(math.prod(ctx.shape), dtype=xp.dtype(grad))
-        return xp.reshape(IndexPutBackward.call(zeros, grad, ctx.key), ctx.shape)
+        if isinstance(grad, Tensor):  # create_graph: PyTorch's as_strided_backward
+            from ..autograd.views import as_strided_backward  # views uses this op
+
+            return as_strided_backward(grad, ctx.shape, ctx.key)
+        zeros = np.zeros(math.prod(ctx.shape), dtype=grad.dtype)
+        return IndexPutBackward.call(zeros, grad, ctx.key).reshape(ctx.shape)
 
 
 def strided_form(key: np.ndarray) -> tuple[int, tuple[int, ...]]:

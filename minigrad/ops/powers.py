@@ -28,10 +28,20 @@ def _power(a, b):
         return np.power(*wide).astype(_F32)
     try:
         return np.power(a, b)
-    except ValueError:  # integers to negative integer powers: PyTorch truncates, 2 ** -1 is 0
-        with np.errstate(divide="ignore"):
-            out = np.trunc(np.power(np.asarray(a, np.float64), b))
-        return np.where(np.isfinite(out), out, 0).astype(np.result_type(a, b))  # 0 ** -1 is 0
+    except ValueError:  # integers to negative integer powers: numpy refuses them all
+        return _integer_power(a, b)
+
+
+def _integer_power(a, b) -> np.ndarray:
+    """PyTorch's ``powi``: squarings that wrap around (numpy's) where ``b >= 0``; where
+    ``b < 0``, 1 for a base of 1, +-1 for -1, else 0 (``2 ** -1`` and ``0 ** -1`` are 0)."""
+    dtype = np.result_type(a, b)
+    a, b = (x.astype(dtype, copy=False) for x in np.broadcast_arrays(a, b))
+    negative = b < 0
+    out = np.power(a, np.where(negative, 0, b).astype(dtype))
+    odd = (b % 2) != 0
+    below = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+    return np.where(negative, below, out).astype(dtype)
 
 
 class PowScalar(ArrayFunction):

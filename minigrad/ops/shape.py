@@ -92,7 +92,10 @@ class View(ArrayFunction):
             return _apply_unary(cls, a, shape)
         if _anomaly.enabled or not data.flags.c_contiguous:
             return _apply_unary(cls, a, shape)  # anomaly mode's stack names its frames
-        result = new_tensor(data.reshape(infer_shape(shape, data.size)))
+        out = data.reshape(infer_shape(shape, data.size))
+        if 1 in out.shape and out.size:  # PyTorch's strides for the size-1 dims
+            out = _torch_strides(data, out)
+        result = new_tensor(out)
         vc = result._vc = a._vc
         result._base = a if a._base is None else a._base
         result._view_version = vc[0]
@@ -107,7 +110,10 @@ class View(ArrayFunction):
     def forward(ctx, a, shape):
         ctx.shape = a.shape
         try:
-            return a.reshape(infer_shape(shape, a.size), copy=False)
+            out = a.reshape(infer_shape(shape, a.size), copy=False)
+            if 1 in out.shape and out.size:
+                out = _torch_strides(a, out)
+            return out
         except ValueError:
             raise RuntimeError(
                 "view size is not compatible with input tensor's size and stride (at least one "
@@ -117,6 +123,35 @@ class View(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         return (grad.reshape(ctx.shape),)
+
+
+def _torch_strides(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out`` (a view of ``a``) with PyTorch's strides for its size-1 dims (``computeStride``
+    in TensorUtils.cpp): numpy chooses other ones, which no element read sees but PyTorch's
+    layout tests do (mm's ``is_column_major`` of a reshaped column)."""
+    if a.ndim == 0:  # every stride 1
+        strides = (a.itemsize,) * out.ndim
+        return out if strides == out.strides else _restrided(out, strides)
+    old = [st // a.itemsize for st in a.strides]
+    new, view_d = [0] * out.ndim, out.ndim - 1
+    base, tensor_n, view_n = old[-1], 1, 1
+    for d in range(a.ndim - 1, -1, -1):
+        tensor_n *= a.shape[d]
+        if d == 0 or (a.shape[d - 1] != 1 and old[d - 1] != tensor_n * base):
+            while view_d >= 0 and (view_n < tensor_n or out.shape[view_d] == 1):
+                new[view_d] = view_n * base
+                view_n *= out.shape[view_d]
+                view_d -= 1
+            if d > 0:
+                base, tensor_n, view_n = old[d - 1], 1, 1
+    strides = tuple(st * a.itemsize for st in new)
+    if strides == out.strides or view_d != -1:
+        return out
+    return _restrided(out, strides)
+
+
+def _restrided(out: np.ndarray, strides: tuple) -> np.ndarray:
+    return np.lib.stride_tricks.as_strided(out, out.shape, strides, writeable=out.flags.writeable)
 
 
 class ReshapeAlias(View):

@@ -88,7 +88,8 @@ class Dot(ArrayFunction):
             )
         check_not_bool(a, b, "dot")
         ctx.save_for_backward(a, b)
-        return np.dot(a, b)
+        out = np.dot(a, b)  # BLAS sums from 0.: never -0. (numpy's -1. * 0. is -0.)
+        return out + out.dtype.type(0) if out.dtype.kind == "f" else out
 
     @staticmethod
     def backward(ctx, grad):

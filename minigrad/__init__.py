@@ -70,7 +70,18 @@ from ._functions.arithmetic import (
     tanh,
 )
 from ._functions.clamp_one_side import clamp_max, clamp_min
-from ._functions.comparison import allclose, equal, is_tensor, isclose, numel
+from ._functions.comparison import (
+    allclose,
+    equal,
+    is_tensor,
+    isclose,
+    isfinite,
+    isinf,
+    isnan,
+    isneginf,
+    isposinf,
+    numel,
+)
 from ._functions.elementwise import (
     ceil,
     cosh,

@@ -44,7 +44,20 @@ from ._functions.arithmetic import (
     tanh,
 )
 from ._functions.clamp_one_side import clamp_max, clamp_min
-from ._functions.comparison import _all, _any, _bitwise, _compare, _invert, allclose, isclose
+from ._functions.comparison import (
+    _all,
+    _any,
+    _bitwise,
+    _compare,
+    _invert,
+    allclose,
+    isclose,
+    isfinite,
+    isinf,
+    isnan,
+    isneginf,
+    isposinf,
+)
 from ._functions.elementwise import METHODS as _ELEMENTWISE
 from ._functions.joining import _iter, unbind, where
 from ._functions.linalg import dot, matmul, mm, mv
@@ -274,6 +287,11 @@ METHODS: dict[str, Any] = {
     "bitwise_not": _invert,
     "allclose": allclose,
     "isclose": isclose,
+    "isnan": isnan,
+    "isinf": isinf,
+    "isfinite": isfinite,
+    "isposinf": isposinf,
+    "isneginf": isneginf,
     "all": _all,
     "any": _any,
     "__new__": staticmethod(_legacy_constructor),

@@ -350,4 +350,37 @@ SHAPE_OPS: dict[str, str] = {
         T.tril(x * 1).sum().backward()
         show(x.grad)
     """,
+    "isnan_isinf_isfinite_float32": """
+        x = T.tensor([1., float('nan'), float('inf'), -float('inf'), -0.])
+        show(T.isnan(x), T.isinf(x), T.isfinite(x), T.isposinf(x), T.isneginf(x))
+    """,
+    "isnan_methods_float64": """
+        x = T.tensor([1., float('nan'), float('inf')], dtype=T.float64)
+        show(x.isnan(), x.isinf(), x.isfinite(), x.isposinf(), x.isneginf())
+    """,
+    "isnan_of_integers_and_bools": """
+        show(T.isnan(T.tensor([1, 2])))
+        show(T.isinf(T.tensor([True])))
+        show(T.isfinite(T.tensor([1, 2])))
+        show(T.isposinf(T.tensor([3])))
+    """,
+    "isnan_of_a_result_and_of_0d_and_empty": """
+        x = T.tensor([1., float('nan')], requires_grad=True)
+        y = (x * 2).isnan()
+        show(y, T.isnan(T.tensor(float('nan'))), T.isinf(T.ones(0, 2)))
+    """,
+    "isnan_of_a_number": """
+        T.isnan(3.)
+    """,
+    "isnan_layout": """
+        x = T.tensor([[1., float('nan'), 3.], [float('inf'), 5., 6.]])
+        y = x.t().isnan()
+        show(y, y.is_contiguous(), y.t().is_contiguous())
+    """,
+    "isnan_of_a_loss": """
+        loss = T.tensor(float('nan'))
+        if T.isnan(loss):
+            show("nan loss")
+        show(T.isfinite(loss).item())
+    """,
 }

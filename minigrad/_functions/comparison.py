@@ -1,4 +1,4 @@
-"""``minigrad.equal``, ``allclose``, ``isclose``, ``numel``, ``is_tensor``; ``x < y`` and friends.
+"""``minigrad.equal``, ``allclose``, ``isclose``, ``isnan``..., ``numel``, ``is_tensor``; ``x < y``.
 
 None of these is differentiable: they read the arrays and return a new tensor
 (``x < y``, ``x & y``, ``x.all()``) or a Python value (``minigrad.equal``, ``numel``).
@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtypes import get_default_dtype, promote_pair
+from .._typename import type_name
 from ..ops._common import LEGACY_NAMES, broadcast_shapes
 from ..ops.number_range import check_scalar_int, wrap_int
 from ..tensor import Tensor, new_tensor, wrap_dim
@@ -94,6 +95,30 @@ def isclose(
     return new_tensor(
         np.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
     )
+
+
+def _classify(name: str, test):
+    """``isnan``, ``isinf``, ...: a bool tensor of the same shape (integers are finite)."""
+
+    def classify(input: Tensor) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(input)}"
+            )
+        data = input._data
+        if data.dtype.kind != "f":
+            return new_tensor(np.full(data.shape, name == "isfinite"))
+        return new_tensor(np.asarray(test(data)))
+
+    classify.__name__ = name
+    return classify
+
+
+isnan = _classify("isnan", np.isnan)
+isinf = _classify("isinf", np.isinf)
+isfinite = _classify("isfinite", np.isfinite)
+isposinf = _classify("isposinf", np.isposinf)
+isneginf = _classify("isneginf", np.isneginf)
 
 
 def _all(self, dim=None, keepdim=False, *, keepdims=None):

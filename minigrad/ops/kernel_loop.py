@@ -22,10 +22,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-Kernel = Callable[[np.ndarray], np.ndarray]
+from ._cpu_vectors import BLOCK  # elements per vectorised block: two AVX-512 vectors
 
-#: elements per vectorised block: two AVX-512 vectors
-BLOCK = {np.dtype(np.float32): 32, np.dtype(np.float64): 16}
+Kernel = Callable[[np.ndarray], np.ndarray]
 
 
 def _run(flat: np.ndarray, vector: Kernel, scalar: Kernel) -> np.ndarray:

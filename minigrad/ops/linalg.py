@@ -313,8 +313,10 @@ class Addmm(ArrayFunction):
             else:
                 grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape)
         # the layouts were taken in forward: the same arrays, the same strides
-        need_a, need_b = nexts[1] is not None, nexts[2] is not None
-        return (grad_bias, *mm_grads(grad, a, b, need_a, need_b, ctx.layout))
+        grad_a, grad_b = mm_grads(
+            grad, a, b, nexts[1] is not None, nexts[2] is not None, ctx.layout
+        )
+        return grad_bias, grad_a, grad_b
 
 
 _grad_state = grad_mode.state

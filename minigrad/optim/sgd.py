@@ -58,7 +58,7 @@ class SGD(Optimizer):
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()``'s loss if given."""
-        loss = self._closure_loss(closure)
+        loss = None if closure is None else self._closure_loss(closure)
         for group in self.param_groups:
             lr = group["lr"]
             momentum = group["momentum"]

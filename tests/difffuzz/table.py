@@ -62,7 +62,8 @@ OPS: tuple[Op, ...] = (
     Op("neg", "-{x}"),
     Op("compare", "{x} > {y}"),
     Op("compare_eq", "{x} == {s}"),
-    Op("compare_le", "T.le({x}, {y})"),
+    Op("compare_le", "T.le({x}, {y})", w=0.5),
+    Op("isnan_isinf", "T.isnan({x}) | {x}.isinf() | ~T.isfinite({x})", w=0.5),  # split
     # -- elementwise functions ------------------------------------------------------------------
     Op("exp", "{x}.exp()", w=2),
     Op("exp_fn", "T.exp({x})"),

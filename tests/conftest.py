@@ -6,6 +6,11 @@ skipped, why, and how to include them (not a row of ``s`` per test). CI
 (``.ci/run``) sets ``MINIGRAD_REQUIRE_ALL=1``: then every skip, whether it comes
 from ``require()`` below, ``pytest.importorskip`` or a ``skip`` marker, is
 reported as a failure, never a silent skip.
+
+Tests marked ``bit_exact`` compare minigrad's last bits with PyTorch's AVX-512 kernels
+(``minigrad/ops/_cpu_vectors.py``): where PyTorch runs other kernels (an AVX2-only CPU, ARM,
+``ATEN_CPU_CAPABILITY=avx2``) its values differ within an ulp, so those tests skip on a
+laptop with the reason, and fail in CI with that one message instead of bit differences.
 """
 
 from __future__ import annotations
@@ -29,7 +34,14 @@ MISSING = [
     ("PyPI", "no network access to PyPI (Binder)", "run with a network"),
     ("'playwright", "Playwright not installed (browser)", "make test installs it"),
     ("'repo2docker'", "repo2docker not installed (Binder)", "make test installs it"),
+    # not something to install: the CPU (or ATEN_CPU_CAPABILITY) decides; no "how"
+    ("AVX-512", "PyTorch runs no AVX-512 kernels on this CPU (bit-exact tests need them)", ""),
 ]
+
+#: what ``torch.backends.cpu.get_cpu_capability()`` says where minigrad is PyTorch to the bit
+#: (``minigrad/ops/_cpu_vectors.py``'s ``REFERENCE_CAPABILITY``; written here too, so this
+#: file runs without minigrad, as ``tests/test_skips.py`` runs it)
+REFERENCE_CAPABILITY = "AVX512"
 
 
 def require(ok: bool, what: str) -> None:
@@ -59,6 +71,40 @@ def require_program(name: str) -> str:
     path = shutil.which(name, path=search)
     require(path is not None, f"the program {name!r}")
     return path
+
+
+def require_reference_cpu() -> None:
+    """Skip the calling test (or fail it in CI) unless PyTorch runs its AVX-512 kernels, the
+    ones minigrad reproduces bit for bit; used for every test marked ``bit_exact``."""
+    torch = require_module("torch")
+    capability = torch.backends.cpu.get_cpu_capability()
+    if capability == REFERENCE_CAPABILITY:
+        return
+    why = (
+        f"PyTorch runs its {capability} kernels on this machine, not the AVX-512 ones minigrad "
+        "reproduces bit for bit (minigrad/ops/_cpu_vectors.py); here the values agree within "
+        "an ulp, not to the bit"
+    )
+    if REQUIRE_ALL:
+        pytest.fail(
+            f"{why}: CI (MINIGRAD_REQUIRE_ALL=1) needs an x86-64 CPU with AVX-512 "
+            "and ATEN_CPU_CAPABILITY unset",
+            pytrace=False,
+        )
+    pytest.skip(why)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "bit_exact: its torch comparisons need PyTorch's AVX-512 CPU kernels"
+    )
+
+
+def pytest_runtest_setup(item):
+    """A ``bit_exact`` test that compares with a live PyTorch (the ``torch`` fixture) needs its
+    AVX-512 kernels; one that checks minigrad against exact arithmetic runs anywhere."""
+    if item.get_closest_marker("bit_exact") and "torch" in getattr(item, "fixturenames", ()):
+        require_reference_cpu()
 
 
 @pytest.fixture(scope="session")

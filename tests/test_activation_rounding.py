@@ -13,10 +13,14 @@ inf, huge, tiny and denormal numbers.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import minigrad as mg
+
+# compares last bits with PyTorch's AVX-512 kernels (minigrad/ops/_cpu_vectors.py)
+pytestmark = pytest.mark.bit_exact
 
 SETTINGS = settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

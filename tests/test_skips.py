@@ -41,9 +41,26 @@ def test_plain():
 """
 
 
-def run_suite(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+# as test_sleef_float.py: compares last bits with PyTorch's AVX-512 kernels
+BIT_EXACT = """
+import pytest
+
+@pytest.mark.bit_exact
+@pytest.mark.parametrize("i", range(3))
+def test_bits(i, torch):
+    assert False, "a bit difference"  # not reached: PyTorch's kernels are not AVX-512's
+
+@pytest.mark.bit_exact
+def test_exact_arithmetic():
+    pass  # no torch to compare with: runs on any CPU
+"""
+
+
+def run_suite(
+    tmp_path: Path, *args: str, suite: str = SUITE, **env: str
+) -> subprocess.CompletedProcess:
     shutil.copy(HERE / "conftest.py", tmp_path / "conftest.py")
-    (tmp_path / "test_suite.py").write_text(SUITE.replace("torch_is_not_here", "torch_x"))
+    (tmp_path / "test_suite.py").write_text(suite.replace("torch_is_not_here", "torch_x"))
     environ = {k: v for k, v in os.environ.items() if k != "MINIGRAD_REQUIRE_ALL"}
     # only the plugins asked for: Hypothesis's and nbmake's imports would triple the start-up
     environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
@@ -105,3 +122,21 @@ def test_require_all_turns_every_skip_into_a_failure(tmp_path, workers):
     assert "skipped:" not in out
     assert "MINIGRAD_REQUIRE_ALL=1 forbids skips" in out
     assert "'no-such-chromium' is required in CI" in out
+
+
+@pytest.mark.parametrize("ci", [False, True], ids=["laptop", "ci"])
+def test_bit_exact_tests_say_the_cpu_is_why(tmp_path, torch, ci):
+    env = {"ATEN_CPU_CAPABILITY": "avx2"}  # PyTorch's AVX2 kernels, as on a CPU without AVX-512
+    if ci:
+        env["MINIGRAD_REQUIRE_ALL"] = "1"
+    out = run_suite(tmp_path, suite=BIT_EXACT, **env).stdout
+    assert "a bit difference" not in out
+    if ci:
+        assert out.strip().splitlines()[-1].startswith("1 passed, 3 errors"), out  # in setup
+        assert out.count("PyTorch runs its AVX2 kernels on this machine, not the AVX-512") == 3
+        assert "CI (MINIGRAD_REQUIRE_ALL=1) needs an x86-64 CPU with AVX-512" in out
+    else:
+        summary = [line for line in out.splitlines() if "skipped:" in line]
+        why = "PyTorch runs no AVX-512 kernels on this CPU (bit-exact tests need them)"
+        assert summary == [f"3 tests skipped: {why}"], out
+        assert out.strip().splitlines()[-1].startswith("1 passed, 3 skipped"), out

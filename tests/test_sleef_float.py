@@ -11,10 +11,14 @@ layouts, special values (0, -0., inf, nan, the overflow and underflow edges, hug
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad as mg
+
+# compares last bits with PyTorch's AVX-512 kernels (minigrad/ops/_cpu_vectors.py)
+pytestmark = pytest.mark.bit_exact
 
 SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.72, 88.73, 89.5, -16.7, -18.8, 127.9, 128.0]
 SPECIALS += [-149.9, -150.5, 1e-30, -1e-30, 1e30, -104.5, 3e38, 22.0, -22.0, 0.3466, 1.0397]

@@ -11,10 +11,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minigrad.ops import _fma, sleef_double, sleef_log
+
+# compares last bits with PyTorch's AVX-512 kernels (minigrad/ops/_cpu_vectors.py)
+pytestmark = pytest.mark.bit_exact
 
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e150, max_value=1e150)
 

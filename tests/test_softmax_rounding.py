@@ -17,6 +17,9 @@ from hypothesis import strategies as st
 import minigrad as mg
 from minigrad.ops.vector_kernels import EXACT_UP_TO, vector_exp
 
+# compares last bits with PyTorch's AVX-512 kernels (minigrad/ops/_cpu_vectors.py)
+pytestmark = pytest.mark.bit_exact
+
 SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

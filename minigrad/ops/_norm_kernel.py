@@ -16,11 +16,10 @@ import math
 
 import numpy as np
 
+from ._cpu_vectors import REDUCTION_LANES as _LANES  # AVX2's, even on AVX-512: 8 / 4
 from ._tensor_walk import element_strides, reduced_order, walk
 
 __all__ = ["norm_sum"]
-
-_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
 
 def norm_sum(a: np.ndarray, ord: float, axes: tuple, keepdim: bool) -> np.ndarray:  # noqa: A002

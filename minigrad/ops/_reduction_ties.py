@@ -27,11 +27,10 @@ import math
 
 import numpy as np
 
+from ._cpu_vectors import REDUCTION_LANES as _LANES  # AVX2's, even on AVX-512: 8 / 4
 from ._tensor_walk import element_strides, walk
 
 __all__ = ["reduced_extreme"]
-
-_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
 
 def reduced_extreme(a: np.ndarray, axes: tuple, keepdim: bool, largest: bool) -> np.ndarray:

@@ -9,7 +9,9 @@ sorted by the inputs' strides (the first input decides first, so ``maximum(x.t()
 walks down x's columns), then merged while they continue one run of memory for every
 operand. It is vectorised when every operand is contiguous along it, or one is broadcast
 and the others contiguous; otherwise (a strided operand, two broadcast) one by one.
-(The reductions ``amax``/``amin`` have a kernel of their own: ``_reduction_ties.py``.)"""
+(The reductions ``amax``/``amin`` have a kernel of their own: ``_reduction_ties.py``.)
+The chunk is one AVX-512 vector (``_cpu_vectors.LANES``); PyTorch's AVX2 and ARM builds
+have shorter ones, so there other elements keep the other zero."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import math
 
 import numpy as np
 
-_CHUNK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
+from ._cpu_vectors import LANES as _CHUNK  # one AVX-512 vector: 16 float32 / 8 float64
 
 
 def vectorised(out_shape: tuple, operands: list, dtype: np.dtype) -> np.ndarray | None:

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._cpu_vectors import REDUCTION_VECTOR_BYTES as _VECTOR_BYTES  # AVX2's 32, on any x86
 from ._tensor_walk import element_strides, walk
 
 __all__ = ["float_mean", "float_sum", "sequential", "summable"]
 
 summable = "fd"  # the dtype characters float_sum takes: float32, float64
-_VECTOR_BYTES = 32
 _ROWS = 4  # the kernel's ilp_factor and nrows: four accumulators side by side
 _STEP, _LEVELS = 16, 4  # the cascade: 16 rows a level (more for 2**20 rows), 4 levels
 

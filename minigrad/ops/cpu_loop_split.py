@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._cpu_vectors import BLOCK  # two AVX-512 vectors, the unrolled step of the loop
+
 #: float32 tensors of up to this many elements (128 x 128) get the kernels' exact rounding;
 #: the emulation costs 10 to 70 times numpy's own formulas (about 0.1-0.4 us an element), so
 #: a larger tensor keeps numpy's correctly rounded functions, within an ulp of PyTorch's
 EXACT_UP_TO = 16384
-
-#: elements of two 512-bit vectors, the unrolled step of PyTorch's vectorised loop
-BLOCK = {np.dtype(np.float32): 32, np.dtype(np.float64): 16}
 
 
 def _strides(a: np.ndarray, shape: tuple[int, ...]) -> list[int]:

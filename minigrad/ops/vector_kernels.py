@@ -21,7 +21,9 @@ float64 takes SLEEF's double ``exp`` and an exact fused multiply-add from ``slee
 ``softmax(x).sum()`` printed), and the scalar tails glibc's ``exp`` (``math.exp``; numpy's
 own differs from it for 5 inputs in 100). The emulation costs about 30 numpy calls (float64:
 about 150), so the softmax ops use it for tensors of up to ``EXACT_UP_TO`` elements, what a
-lesson prints; a training batch keeps numpy's fused ufuncs, within an ulp of PyTorch.
+lesson prints; a training batch keeps numpy's fused ufuncs, within an ulp of PyTorch. The
+vectors are AVX-512's (``_cpu_vectors.LANES``): on a CPU where PyTorch runs shorter ones the
+lanes fold differently and the values agree within an ulp, not to the bit.
 """
 
 from __future__ import annotations
@@ -31,15 +33,13 @@ import math
 import numpy as np
 
 from . import libm_float, sleef_double
+from ._cpu_vectors import LANES  # lanes of PyTorch's AVX-512 vectors: 16 / 8
 from ._fma import fma as exact_fma
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 #: tensors of up to this many elements get PyTorch's exact arithmetic (4 x 4 x 4 x 4)
 EXACT_UP_TO = 256
-
-#: lanes of PyTorch's CPU vectors (AVX-512: 512 bits)
-LANES = {_F32: 16, _F64: 8}
 
 # SLEEF's constants for expf, as float32 values held in float64
 _R_LN2 = float(np.float32(1.442695040888963407359924681001892137426645954152985934135449406931))

@@ -5,7 +5,7 @@ ARM's NEON/SVE) and picks one when it starts (``torch.backends.cpu.get_cpu_capab
 or the ``ATEN_CPU_CAPABILITY`` variable). The choice shows in the last bit: which elements
 of a tensor take SLEEF's vector function and which the C library's scalar one, how a
 vector's lanes are added, which of ``0.`` and ``-0.`` a vector ``max`` keeps. minigrad's
-emulations (``vector_kernels``, ``kernel_loop``, ``cpu_loop_split``, ``_simd_ties``,
+emulations (``vector_kernels``, ``cpu_loop_split``, ``_simd_ties``,
 ``onednn_gelu``) follow the AVX-512 kernels, the ones PyTorch runs on a recent x86-64 CPU:
 
 - a vector is 64 bytes: 16 float32 or 8 float64 lanes (``LANES``);

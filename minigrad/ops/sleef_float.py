@@ -59,7 +59,7 @@ def _rint_int(u: np.ndarray) -> np.ndarray:
     return np.nan_to_num(np.rint(u), nan=0, posinf=0, neginf=0).clip(-512, 512).astype(np.int32)
 
 
-def _expk2(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def expk2(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """exp(x) as a double-word number (SLEEF's ``expk2f`` of (x, 0))."""
     q = _rint_int(x * _R_LN2)
     qf = q.astype(_F32)
@@ -86,7 +86,7 @@ def expm1(a) -> np.ndarray:
     """SLEEF's ``expm1f`` (see the module docstring)."""
     a = _float32(a)
     with np.errstate(all="ignore"):
-        h, lo = add2(_expk2(a), _F32(-1))
+        h, lo = add2(expk2(a), _F32(-1))
         x = h + lo
     x = np.where(a > _F32(88.72283172607421875), _F32(np.inf), x)
     x = np.where(a < _F32(-16.635532333438687426013570), _F32(-1), x)
@@ -96,7 +96,7 @@ def expm1(a) -> np.ndarray:
 
 def _hyperbolic(x: np.ndarray, combine) -> np.ndarray:
     with np.errstate(all="ignore"):
-        d = _expk2(np.abs(x))
+        d = expk2(np.abs(x))
         d = combine(d, reciprocal(d))
         y = (d[0] + d[1]) * _HALF
     y = np.where((np.abs(x) > 89) | np.isnan(y), _F32(np.inf), y)

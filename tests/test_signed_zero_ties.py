@@ -102,7 +102,9 @@ def test_elementwise_extremes_keep_pytorchs_zero(torch, data, name):
 
     try:
         want = run(torch)
-    except RuntimeError:  # the output's shape is not the input's (clamp_min of a broadcast x)
+    except RuntimeError as error:
+        # the output's shape is not the input's (clamp_min of a broadcast x)
+        assert_raises_the_same(run, mg, error)
         return
     assert_same_bits(run(mg), want)
 
@@ -130,3 +132,13 @@ def test_full_like_keeps_negative_zero(torch):
     for T in (torch, mg):
         for x in (T.ones(2), T.ones(3, 2).t(), T.ones(2, dtype=T.float64)):
             assert np.signbit(T.full_like(x, -0.0).numpy()).all()
+
+
+def assert_raises_the_same(run, module, error: Exception) -> None:
+    """``run(module)`` raises what ``run(torch)`` raised: the same type and message."""
+    try:
+        run(module)
+    except Exception as got:  # noqa: BLE001 - any type, compared below
+        assert (type(got), str(got)) == (type(error), str(error))
+    else:
+        raise AssertionError(f"minigrad computed a result where torch raised {error!r}")

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from minigrad.ops import _fma, sleef_double, sleef_log
@@ -22,9 +22,21 @@ pytestmark = pytest.mark.bit_exact
 
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e150, max_value=1e150)
 
+#: _fma is exact while the product neither overflows nor underflows (its docstring): Dekker's
+#: product error of a * b is a multiple of 2**(ea + eb - 104), a double only from 2**-1074 on,
+#: so |a|, |b| >= 2**-485 (or 0). Below, fma(5e-324, 1.5, 5e-324) gives 1.5e-323, exact 1e-323.
+SMALLEST_FACTOR = 2.0**-485
+factors = st.one_of(
+    st.just(0.0),
+    st.floats(min_value=SMALLEST_FACTOR, max_value=1e150),
+    st.floats(min_value=-1e150, max_value=-SMALLEST_FACTOR),
+)
+
 
 @settings(max_examples=300, deadline=None)
-@given(finite, finite, finite, st.integers(-60, 60))
+@given(factors, factors, finite, st.integers(-60, 60))
+@example(SMALLEST_FACTOR * (1 + 2**-52), SMALLEST_FACTOR * (1 + 2**-51), -(2.0**-970), 0)
+@example(SMALLEST_FACTOR, -SMALLEST_FACTOR * 1.5, 5e-324, 0)  # the limit, a subnormal c
 def test_fma_is_rounded_once(a, b, c, shift):
     c = c * 2.0**shift if abs(c) < 1e100 else c
     want = float(Fraction(a) * Fraction(b) + Fraction(c))

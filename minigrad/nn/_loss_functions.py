@@ -1,7 +1,7 @@
 """The loss functions of ``nn.functional`` (mse_loss, cross_entropy, ...), with PyTorch's checks.
 
 Each loss is one node of the graph where PyTorch records one (``ops/loss.py``,
-``classification_loss.py``, ``binary_loss.py``),
+``classification_loss.py``; the binary cross entropies are in ``_binary_loss_functions.py``),
 or the same few nodes where PyTorch composes it (``l1_loss``, cross entropy with
 class probabilities). The checks run before any computing and their messages,
 warnings included, are PyTorch's; ``reduction`` is ``"mean"``, ``"sum"`` or
@@ -18,8 +18,6 @@ import numpy as np
 from .._functions import arithmetic as FA
 from .._functions import reduction as FR
 from .._functions import shape as FS
-from ..autograd.grad_mode import is_grad_enabled
-from ..ops import binary_loss as BCE
 from ..ops import classification_loss as NLL
 from ..ops import cross_entropy as CE
 from ..ops import loss as LO
@@ -33,8 +31,6 @@ __all__ = [
     "l1_loss",
     "nll_loss",
     "cross_entropy",
-    "binary_cross_entropy",
-    "binary_cross_entropy_with_logits",
     "smooth_l1_loss",
     "huber_loss",
 ]
@@ -252,60 +248,6 @@ def _cross_entropy_probs(
     if log_probs.numel() == 0:  # PyTorch fills the sum with nan rather than divide by 0
         return FA.neg(total.fill_(float("nan")))
     return LO.DivScalar.apply(FA.neg(total), log_probs.numel() // log_probs.shape[class_dim])
-
-
-def binary_cross_entropy(
-    input: Tensor,
-    target: Tensor,
-    weight: Tensor | None = None,
-    size_average: bool | None = None,
-    reduce: bool | None = None,
-    reduction: str = "mean",
-) -> Tensor:
-    """BCE on probabilities in [0, 1]; each log is clamped at -100 so 0 and 1 stay finite."""
-    reduction = reduction_of(size_average, reduce, reduction)
-    if target.shape != input.shape:
-        raise ValueError(
-            f"Using a target size ({target.shape}) that is different to the input size "
-            f"({input.shape}) is deprecated. Please ensure they have the same size."
-        )
-    if target._data.dtype != input._data.dtype:
-        raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
-    w = None
-    if weight is not None:
-        if weight.requires_grad and is_grad_enabled():  # a setting, as in PyTorch
-            raise RuntimeError(
-                "The function 'binary_cross_entropy' is not differentiable with respect to "
-                "argument 'weight'. This input cannot have requires_grad True."
-            )
-        w = np.broadcast_to(weight._data, _broadcast_shape(target._data.shape, weight._data.shape))
-    return BCE.BinaryCrossEntropy.apply(input, target, w, reduction)
-
-
-def binary_cross_entropy_with_logits(
-    input: Tensor,
-    target: Tensor,
-    weight: Tensor | None = None,
-    size_average: bool | None = None,
-    reduce: bool | None = None,
-    reduction: str = "mean",
-    pos_weight: Tensor | None = None,
-) -> Tensor:
-    """Sigmoid and BCE in one numerically stable step: pass raw scores (logits)."""
-    reduction = reduction_of(size_average, reduce, reduction)
-    if target.shape != input.shape:
-        raise ValueError(
-            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
-        )
-    if input._data.dtype.kind != "f":  # PyTorch's first step is log_sigmoid(input)
-        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{_type_name(input)}'")
-    if target._data.dtype.kind != "f":
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {_type_name(target)}"
-        )
-    w = None if weight is None else weight._data
-    pw = None if pos_weight is None else pos_weight._data
-    return BCE.BinaryCrossEntropyWithLogits.apply(input, target, w, pw, reduction)
 
 
 def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:

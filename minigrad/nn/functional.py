@@ -25,9 +25,8 @@ from ..ops import shape as S
 from ..ops import smooth_activations as SA
 from ..ops import unary as U
 from ..tensor import Tensor, new_tensor
+from ._binary_loss_functions import binary_cross_entropy, binary_cross_entropy_with_logits
 from ._loss_functions import (
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
     cross_entropy,
     huber_loss,
     l1_loss,

@@ -22,6 +22,7 @@ from ..ops.number_range import check_scalar_int, wrap_int
 from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
 from .accumulate_grad import AccumulateGrad, accumulator_of, sum_to_shape
+from .forward_results import _as_array, _keep_default_float
 from .node import sequence
 from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, WithCasts, with_casts
 from .views import view_history
@@ -338,24 +339,3 @@ class _Discard:
 
 
 _DISCARD = _Discard()
-
-
-def _keep_default_float(out: np.ndarray, inputs: tuple) -> np.ndarray:
-    """numpy makes float64 from integers and Python floats; PyTorch makes float32."""
-    for x in inputs:
-        if isinstance(x, Tensor) and x._data.dtype is _F64:
-            return out
-    return out.astype(get_default_dtype().numpy)
-
-
-def _as_array(ctx: BackwardNode, out: Any) -> np.ndarray:
-    """numpy gives a scalar for a 0-d result: make it an array, also where forward saved it.
-
-    The saved value must stay the output itself (``is``), so that its version is watched
-    and, under ``create_graph``, it is tied to this node.
-    """
-    array = np.asarray(out)
-    saved = ctx._saved
-    if saved is not None:
-        ctx._saved = tuple([array if s is out else s for s in saved])
-    return array

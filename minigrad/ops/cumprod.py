@@ -17,7 +17,8 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor, wrap_dim
-from .namespace import NumpyNamespace, namespace, running_product
+from .array_kernels import running_product
+from .namespace import NumpyNamespace, namespace
 
 
 class Cumprod(ArrayFunction):

@@ -18,8 +18,9 @@ from ..tensor import follows_base, new_tensor
 from . import libm_float
 from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
+from .array_kernels import sign_of
 from .cpu_loop_split import split
-from .namespace import NumpyNamespace, namespace, sign_of
+from .namespace import NumpyNamespace, namespace
 from .vector_kernels import scalar_exp, vector_exp
 
 _BOOL = np.dtype(np.bool_)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._dim_order import reorder
+
 __all__ = ["cat_layout", "iterator_layout"]
 
 
@@ -45,16 +47,7 @@ def iterator_layout(out: np.ndarray, operands: tuple) -> np.ndarray:
                 return 1
         return 0
 
-    perm = list(range(ndim - 1, -1, -1))  # innermost first
-    for i in range(1, ndim):
-        j = i
-        for k in range(i - 1, -1, -1):
-            c = should_swap(perm[k], perm[j])
-            if c > 0:
-                perm[k], perm[j] = perm[j], perm[k]
-                j = k
-            elif c < 0:
-                break
+    perm = reorder(list(range(ndim - 1, -1, -1)), should_swap)  # innermost first
     inner = [d for d in perm if shape[d] != 1]  # a dim of size 1 fits any layout
     if all(out.strides[a] <= out.strides[b] for a, b in zip(inner, inner[1:])):
         return out

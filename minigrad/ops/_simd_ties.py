@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from ._cpu_vectors import LANES as _CHUNK  # one AVX-512 vector: 16 float32 / 8 float64
+from ._dim_order import reorder
 
 
 def vectorised(out_shape: tuple, operands: list, dtype: np.dtype) -> np.ndarray | None:
@@ -36,15 +37,7 @@ def vectorised(out_shape: tuple, operands: list, dtype: np.dtype) -> np.ndarray 
     strides = [_strides(np.asarray(x), out_shape, dtype) for x in operands]
     dims = [[n, [s[d] for s in strides], [d]] for d, n in enumerate(out_shape)]
     dims.reverse()  # innermost first; dims of size 1 take part in the sort with their strides
-    for i in range(1, len(dims)):  # PyTorch's insertion sort: an undecided pair goes on to
-        j = i  # compare dim i with the next dim inward
-        for k in range(i - 1, -1, -1):
-            c = _should_swap(dims[k], dims[j])
-            if c > 0:
-                dims[k], dims[j] = dims[j], dims[k]
-                j = k
-            elif c < 0:
-                break
+    reorder(dims, _should_swap)  # PyTorch's insertion sort (an undecided pair looks further in)
     inner = dims[0]
     for d in dims[1:]:  # merge the next dims out while they continue the run of memory
         if inner[0] == 1:

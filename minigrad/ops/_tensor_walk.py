@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._dim_order import reorder
+
 __all__ = ["memory_runs", "reduced_order", "walk"]
 
 
@@ -28,15 +30,7 @@ def walk(shape: tuple, strides: tuple, reduced: tuple) -> list[list]:
     dims = [[shape[d], strides[d], out_strides[d], [d]] for d in range(len(shape))]
     dims = [d for d in dims if d[0] != 1]
     dims.reverse()
-    for i in range(1, len(dims)):  # PyTorch's insertion sort, ties left where they are
-        j = i
-        for k in range(i - 1, -1, -1):
-            c = _should_swap(dims[k], dims[j])
-            if c > 0:
-                dims[k], dims[j] = dims[j], dims[k]
-                j = k
-            elif c < 0:
-                break
+    reorder(dims, _should_swap)  # PyTorch's insertion sort, ties left where they are
     merged: list[list] = []
     for d in dims:
         last = merged[-1] if merged else None

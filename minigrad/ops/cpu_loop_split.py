@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._cpu_vectors import BLOCK  # two AVX-512 vectors, the unrolled step of the loop
+from ._dim_order import reorder
 
 #: float32 tensors of up to this many elements (128 x 128) get the kernels' exact rounding;
 #: the emulation costs 10 to 70 times numpy's own formulas (about 0.1-0.4 us an element), so
@@ -49,17 +50,7 @@ def _order(shape, strides: list[list[int]]) -> list[int]:
                 return 1 if s[d0] > s[d1] else -1
         return 0
 
-    perm = list(range(len(shape)))[::-1]
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[d0], perm[d1])
-            if comparison > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
-    return perm
+    return reorder(list(range(len(shape)))[::-1], should_swap)
 
 
 def _iteration(shape: tuple[int, ...], operands) -> tuple[list[int], list[int], list[list[int]]]:

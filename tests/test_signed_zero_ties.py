@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from same_error import assert_raises_the_same
 
 import minigrad as mg
 
@@ -132,13 +133,3 @@ def test_full_like_keeps_negative_zero(torch):
     for T in (torch, mg):
         for x in (T.ones(2), T.ones(3, 2).t(), T.ones(2, dtype=T.float64)):
             assert np.signbit(T.full_like(x, -0.0).numpy()).all()
-
-
-def assert_raises_the_same(run, module, error: Exception) -> None:
-    """``run(module)`` raises what ``run(torch)`` raised: the same type and message."""
-    try:
-        run(module)
-    except Exception as got:  # noqa: BLE001 - any type, compared below
-        assert (type(got), str(got)) == (type(error), str(error))
-    else:
-        raise AssertionError(f"minigrad computed a result where torch raised {error!r}")

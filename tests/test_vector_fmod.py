@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from same_error import assert_raises_the_same
 
 import minigrad as mg
 
@@ -89,13 +90,3 @@ def test_remainder_by_a_subnormal_in_the_vector_loop(torch):
     for T in (torch, mg):
         out = (T.ones(17) % T.full((17,), 1e-40)).numpy()
         assert np.isnan(out[:16]).all() and out[16] == exact > 0
-
-
-def assert_raises_the_same(run, module, error: Exception) -> None:
-    """``run(module)`` raises what ``run(torch)`` raised: the same type and message."""
-    try:
-        run(module)
-    except Exception as got:  # noqa: BLE001 - any type, compared below
-        assert (type(got), str(got)) == (type(error), str(error))
-    else:
-        raise AssertionError(f"minigrad computed a result where torch raised {error!r}")

@@ -56,7 +56,11 @@ def arrays(draw_):
         return np.resize(np.array(values, dtype=kind), shape)
 
 
-names = st.text(min_size=1, max_size=1000).filter(lambda s: s.isidentifier())
+_letters = st.characters(categories=("Lu", "Ll", "Lo")) | st.just("_")
+# drawn as identifiers (a filter over any text threw most draws away: a failed health check)
+names = st.builds(
+    str.__add__, _letters, st.text(_letters | st.characters(categories=("Nd",)), max_size=999)
+).filter(str.isidentifier)
 
 
 @given(arrays())

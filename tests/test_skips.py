@@ -64,6 +64,9 @@ def run_suite(
     environ = {k: v for k, v in os.environ.items() if k != "MINIGRAD_REQUIRE_ALL"}
     # only the plugins asked for: Hypothesis's and nbmake's imports would triple the start-up
     environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    # one width for the inner run: a wide terminal (CI's COLUMNS) would print each error's
+    # message again, untruncated, in the short summary, and the counts below would double
+    environ["COLUMNS"] = "80"
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
         cwd=tmp_path,

@@ -142,6 +142,41 @@ def test_linear_records_t_and_addmm_as_t_then_the_general_path(case, grad_on):
             assert ours.strides == theirs.strides and ours.tobytes() == theirs.tobytes()
 
 
+@SETTINGS
+@given(
+    case=layer(),
+    x_cm=st.booleans(),
+    bias_shape=st.sampled_from(["row", "one", "full"]),
+    dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+)
+def test_addmm_backward_on_arrays_is_mm_grads_and_sum_rows(case, x_cm, bias_shape, dtype):
+    """Addmm's backward writes mm_grads and _sum_rows out for float32/float64 arrays: the same
+    gradients, bit for bit and in the same layouts, for every layout, bias and edge."""
+    rows, n_in, n_out, _, needs, seed = case
+    x_array, w_array, b_array = _arrays(rows, n_in, n_out, dtype, seed)
+    if x_cm:  # a column-major input (a transposed matrix)
+        x_array = np.ascontiguousarray(x_array.T).T
+    b_array = {"row": b_array, "one": b_array[:1], "full": np.ones((rows, n_out), dtype)}[
+        bias_shape
+    ]
+    x, w, b = (mg.tensor(a, requires_grad=r) for a, r in zip((x_array, w_array, b_array), needs))
+    out = L.Addmm.of_weight(b, x, w)
+    if out.grad_fn is None:
+        return
+    node = out.grad_fn
+    upstream = np.random.default_rng(seed).normal(size=(rows, n_out)).astype(dtype)
+    a, m = node.saved_tensors
+    nb, na, nm = node._next
+    expected = (
+        None if nb is None else L._sum_rows(upstream, node.bias_shape),
+        *L.mm_grads(upstream, a, m, na is not None, nm is not None, node.layout),
+    )
+    for ours, theirs in zip(node._run(upstream), expected, strict=True):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            assert ours.strides == theirs.strides and ours.tobytes() == theirs.tobytes()
+
+
 def test_linear_of_a_batch_falls_back_with_the_general_errors(torch):
     for lib in (mg, torch):
         x = lib.ones(3, 2)
@@ -268,3 +303,20 @@ def test_relu_short_path_records_the_general_node(values, dtype, needs, scalar):
     assert f._saved_checks[0] is fast._vc and g._saved_checks[0] is general._vc
     upstream = np.array(values[0] if scalar else values[::-1], dtype)
     assert f._run(upstream)[0].tobytes() == g._run(upstream)[0].tobytes()
+
+
+@SETTINGS
+@given(
+    values=st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, np.nan, -np.nan, np.inf, -np.inf])),
+    grads=st.lists(st.sampled_from([0.0, -0.0, 3.0, -1.0, np.nan, np.inf]), min_size=1),
+    dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+    size=st.sampled_from([1, 7, 2048, 2049]),
+)
+def test_relu_backward_is_threshold_backward_of_its_output(values, grads, dtype, size):
+    """relu's backward selects by its output's truth value (out == 0, as out <= 0 for a relu
+    output: -0. and nan included), small or large: threshold_backward's bits."""
+    x = mg.tensor(np.resize(np.array(values or [1.0], dtype), size), requires_grad=True)
+    out = ACT.Relu.apply(x)
+    upstream = np.resize(np.array(grads, dtype), size)
+    (ours,) = out.grad_fn._run(upstream)
+    assert ours.tobytes() == ACT.threshold_backward(upstream, out._data).tobytes()

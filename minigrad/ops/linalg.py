@@ -306,6 +306,31 @@ class Addmm(ArrayFunction):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         nexts = ctx._next
+        if type(grad) is np.ndarray and grad.dtype in BLAS_FLOATS:
+            # a training step's layer: mm_grads and _sum_rows written out (two calls less)
+            n, m = grad.shape
+            bias, mat1, mat2 = nexts
+            a_cm, b_cm = ctx.layout
+            grad_bias = grad_a = grad_b = None
+            if bias is not None:
+                shape = ctx.bias_shape
+                if shape != (m,):
+                    grad_bias = sum_to_shape(grad, shape)
+                elif n >= 64 and 1 < m <= 64:  # _sum_rows's choice
+                    grad_bias = _einsum("ij->j", grad)
+                else:
+                    grad_bias = np.add.reduce(grad, 0)
+            if mat1 is not None:
+                if m == 1:  # a layer of one output: an outer product
+                    grad_a = outer(b, grad.T).T if a_cm else outer(grad, b.T)
+                else:
+                    grad_a = _dot(b, grad.T).T if a_cm else _dot(grad, b.T)
+            if mat2 is not None:
+                if n == 1:  # a batch of one
+                    grad_b = outer(grad.T, a).T if b_cm else outer(a.T, grad)
+                else:
+                    grad_b = _dot(grad.T, a).T if b_cm else _dot(a.T, grad)
+            return grad_bias, grad_a, grad_b
         grad_bias = None
         if nexts[0] is not None:  # the bias was broadcast over the rows: summed back
             if type(grad) is np.ndarray:

@@ -149,9 +149,9 @@ def test_linear_records_t_and_addmm_as_t_then_the_general_path(case, grad_on):
     bias_shape=st.sampled_from(["row", "one", "full"]),
     dtype=st.sampled_from([np.float16, np.float32, np.float64]),
 )
-def test_addmm_backward_on_arrays_is_mm_grads_and_sum_rows(case, x_cm, bias_shape, dtype):
-    """Addmm's backward writes mm_grads and _sum_rows out for float32/float64 arrays: the same
-    gradients, bit for bit and in the same layouts, for every layout, bias and edge."""
+def test_addmm_backward_on_arrays_is_mm_grads_and_sum_to_shape(case, x_cm, bias_shape, dtype):
+    """Addmm's backward writes mm_grads and the bias's sum out for arrays: the same gradients,
+    bit for bit and in the same layouts, for every layout, bias and edge."""
     rows, n_in, n_out, _, needs, seed = case
     x_array, w_array, b_array = _arrays(rows, n_in, n_out, dtype, seed)
     if x_cm:  # a column-major input (a transposed matrix)
@@ -168,7 +168,7 @@ def test_addmm_backward_on_arrays_is_mm_grads_and_sum_rows(case, x_cm, bias_shap
     a, m = node.saved_tensors
     nb, na, nm = node._next
     expected = (
-        None if nb is None else L._sum_rows(upstream, node.bias_shape),
+        None if nb is None else sum_to_shape(upstream, node.bias_shape),
         *L.mm_grads(upstream, a, m, na is not None, nm is not None, node.layout),
     )
     for ours, theirs in zip(node._run(upstream), expected, strict=True):
@@ -219,8 +219,11 @@ def test_addmm_short_path_catches_in_place_changes():
 @SETTINGS
 @given(rows=st.integers(1, 200), cols=st.integers(1, 80), seed=st.integers(0, 2**16))
 def test_bias_gradient_has_sum_to_shape_bits(rows, cols, seed):
-    grad = np.random.default_rng(seed).normal(size=(rows, cols)).astype(np.float32)
-    np.testing.assert_array_equal(L._sum_rows(grad, (cols,)), sum_to_shape(grad, (cols,)))
+    rng = np.random.default_rng(seed)
+    x, w, b = (rng.normal(size=s).astype(np.float32) for s in ((rows, 3), (cols, 3), cols))
+    node = L.Addmm.of_weight(mg.tensor(b, requires_grad=True), mg.tensor(x), mg.tensor(w)).grad_fn
+    grad = rng.normal(size=(rows, cols)).astype(np.float32)
+    np.testing.assert_array_equal(node._run(grad)[0], sum_to_shape(grad, (cols,)))
 
 
 @SETTINGS

@@ -305,60 +305,41 @@ class Addmm(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        nexts = ctx._next
-        if type(grad) is np.ndarray and grad.dtype in BLAS_FLOATS:
-            # a training step's layer: mm_grads and _sum_rows written out (two calls less)
-            n, m = grad.shape
-            bias, mat1, mat2 = nexts
-            a_cm, b_cm = ctx.layout
-            grad_bias = grad_a = grad_b = None
-            if bias is not None:
-                shape = ctx.bias_shape
-                if shape != (m,):
-                    grad_bias = sum_to_shape(grad, shape)
-                elif n >= 64 and 1 < m <= 64:  # _sum_rows's choice
-                    grad_bias = _einsum("ij->j", grad)
-                else:
-                    grad_bias = np.add.reduce(grad, 0)
-            if mat1 is not None:
-                if m == 1:  # a layer of one output: an outer product
-                    grad_a = outer(b, grad.T).T if a_cm else outer(grad, b.T)
-                else:
-                    grad_a = _dot(b, grad.T).T if a_cm else _dot(grad, b.T)
-            if mat2 is not None:
-                if n == 1:  # a batch of one
-                    grad_b = outer(grad.T, a).T if b_cm else outer(a.T, grad)
-                else:
-                    grad_b = _dot(grad.T, a).T if b_cm else _dot(a.T, grad)
-            return grad_bias, grad_a, grad_b
-        grad_bias = None
-        if nexts[0] is not None:  # the bias was broadcast over the rows: summed back
-            if type(grad) is np.ndarray:
-                grad_bias = _sum_rows(grad, ctx.bias_shape)
+        bias, mat1, mat2 = ctx._next
+        if type(grad) is not np.ndarray:  # under create_graph: Tensors, recorded
+            xp = namespace(grad)
+            grad_bias = None if bias is None else xp.sum_to_shape(grad, ctx.bias_shape)
+            return grad_bias, *mm_grads(grad, a, b, mat1 is not None, mat2 is not None, ctx.layout)
+        # every layer of every training step: mm_grads's arrays and the bias's sum written out
+        n, m = grad.shape
+        grad_bias = grad_a = grad_b = None
+        if bias is not None:  # the bias was broadcast over the rows: summed back
+            shape = ctx.bias_shape
+            if shape != (m,):
+                grad_bias = sum_to_shape(grad, shape)
+            elif n >= 64 and 1 < m <= 64:
+                # Both add the rows one after the other (sum_to_shape's sums, bit for bit), but
+                # reduce over axis 0 pays per row: on (100, 16) einsum takes 1.6 us instead of
+                # 2.3, on (1000, 16) 4.3 instead of 16. With wide rows reduce is the faster.
+                grad_bias = _einsum("ij->j", grad)
             else:
-                grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape)
-        # the layouts were taken in forward: the same arrays, the same strides
-        grad_a, grad_b = mm_grads(
-            grad, a, b, nexts[1] is not None, nexts[2] is not None, ctx.layout
-        )
+                grad_bias = np.add.reduce(grad, 0)  # what sum_to_shape does, without its tests
+        mm = _dot if grad.dtype in BLAS_FLOATS else np.matmul
+        a_cm, b_cm = ctx.layout  # taken in forward: the same arrays, the same strides
+        if mat1 is not None:
+            if m == 1:  # a layer of one output: an outer product
+                grad_a = outer(b, grad.T).T if a_cm else outer(grad, b.T)
+            else:
+                grad_a = mm(b, grad.T).T if a_cm else mm(grad, b.T)
+        if mat2 is not None:
+            if n == 1:  # a batch of one
+                grad_b = outer(grad.T, a).T if b_cm else outer(a.T, grad)
+            else:
+                grad_b = mm(grad.T, a).T if b_cm else mm(a.T, grad)
         return grad_bias, grad_a, grad_b
 
 
 _grad_state = grad_mode.state
-
-
-def _sum_rows(grad: np.ndarray, shape: tuple) -> np.ndarray:
-    """``sum_to_shape(grad, shape)``; for many rows of a few columns, by einsum.
-
-    Both add the rows one after the other (the same sums, bit for bit), but
-    ``np.add.reduce`` over axis 0 pays per row: on (100, 16) einsum takes 1.6 us instead
-    of 2.3, on (1000, 16) 4.3 instead of 16. With wide rows reduce is the faster one.
-    """
-    if grad.ndim == 2 and len(shape) == 1 and grad.shape[1] == shape[0]:
-        if grad.shape[0] >= 64 and 1 < shape[0] <= 64:
-            return _einsum("ij->j", grad)
-        return np.add.reduce(grad, 0)  # what sum_to_shape does here, without its tests
-    return sum_to_shape(grad, shape)
 
 
 def check_not_bool(a: np.ndarray, b: np.ndarray, kernel: str) -> None:

@@ -2,9 +2,8 @@
 
 ``Addmm.apply`` has a path of its own for three tensors of one float dtype and a 1-d bias;
 its node must be the general path's node (edges, saved values, their versions), and its
-values and gradients PyTorch's. The bias gradient may be summed by einsum, which must give
-``sum_to_shape``'s bits; matrix products use ``np.dot`` for float32 and float64, which
-must give matmul's bits.
+values and gradients PyTorch's; matrix products use ``np.dot`` for float32 and float64,
+which must give matmul's bits. Its edges and its backward's bias sum: test_addmm_short_paths.
 """
 
 from __future__ import annotations
@@ -15,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import minigrad as mg
-from minigrad.autograd.accumulate_grad import sum_to_shape
 from minigrad.autograd.function import ArrayFunction
 from minigrad.ops import activation as ACT
+from minigrad.ops import addmm as AM
 from minigrad.ops import linalg as L
 from minigrad.ops import loss as LO
 from minigrad.ops import shape as S
@@ -97,8 +96,8 @@ def test_addmm_short_path_records_the_general_node(case):
     arrays = _arrays(rows, n_in, n_out, dtype, seed)
     x, w, b = (mg.tensor(a, requires_grad=r) for a, r in zip(arrays, needs, strict=True))
     w_t = S.T.apply(w)
-    fast = L.Addmm.apply(b, x, w_t)
-    general = ArrayFunction.apply.__func__(L.Addmm, b, x, w_t)
+    fast = AM.Addmm.apply(b, x, w_t)
+    general = ArrayFunction.apply.__func__(AM.Addmm, b, x, w_t)
     upstream = np.random.default_rng(seed).normal(size=(rows, n_out)).astype(dtype)
     nodes = assert_records_the_general_node(fast, general, upstream)
     if nodes is not None:
@@ -115,8 +114,8 @@ def test_linear_records_t_and_addmm_as_t_then_the_general_path(case, grad_on):
     arrays = _arrays(rows, n_in, n_out, dtype, seed)
     x, w, b = (mg.tensor(a, requires_grad=r) for a, r in zip(arrays, needs, strict=True))
     with mg.set_grad_enabled(grad_on):
-        fast = L.Addmm.of_weight(b, x, w)
-        general = ArrayFunction.apply.__func__(L.Addmm, b, x, S.T.apply(w))
+        fast = AM.Addmm.of_weight(b, x, w)
+        general = ArrayFunction.apply.__func__(AM.Addmm, b, x, S.T.apply(w))
     assert fast.detach().numpy().tobytes() == general.detach().numpy().tobytes()
     assert fast.requires_grad == general.requires_grad
     if general.grad_fn is None:
@@ -179,13 +178,6 @@ def test_addmm_short_path_catches_in_place_changes():
         w.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         out.sum().backward()
-
-
-@SETTINGS
-@given(rows=st.integers(1, 200), cols=st.integers(1, 80), seed=st.integers(0, 2**16))
-def test_bias_gradient_has_sum_to_shape_bits(rows, cols, seed):
-    grad = np.random.default_rng(seed).normal(size=(rows, cols)).astype(np.float32)
-    np.testing.assert_array_equal(L._sum_rows(grad, (cols,)), sum_to_shape(grad, (cols,)))
 
 
 @SETTINGS
@@ -268,3 +260,20 @@ def test_relu_short_path_records_the_general_node(values, dtype, needs, scalar):
     assert f._saved_checks[0] is fast._vc and g._saved_checks[0] is general._vc
     upstream = np.array(values[0] if scalar else values[::-1], dtype)
     assert f._run(upstream)[0].tobytes() == g._run(upstream)[0].tobytes()
+
+
+@SETTINGS
+@given(
+    values=st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, np.nan, -np.nan, np.inf, -np.inf])),
+    grads=st.lists(st.sampled_from([0.0, -0.0, 3.0, -1.0, np.nan, np.inf]), min_size=1),
+    dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+    size=st.sampled_from([1, 7, 2048, 2049]),
+)
+def test_relu_backward_is_threshold_backward_of_its_output(values, grads, dtype, size):
+    """relu's backward selects by its output's truth value (out == 0, as out <= 0 for a relu
+    output: -0. and nan included), small or large: threshold_backward's bits."""
+    x = mg.tensor(np.resize(np.array(values or [1.0], dtype), size), requires_grad=True)
+    out = ACT.Relu.apply(x)
+    upstream = np.resize(np.array(grads, dtype), size)
+    (ours,) = out.grad_fn._run(upstream)
+    assert ours.tobytes() == ACT.threshold_backward(upstream, out._data).tobytes()

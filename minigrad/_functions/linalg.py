@@ -12,6 +12,7 @@ from ..ops import bmm as BMM
 from ..ops import linalg as L
 from ..ops import shape as S
 from ..ops import vector_products as VEC
+from ..ops.addmm import Addmm
 from ..tensor import Tensor
 from .shape import expand, reshape, squeeze, unsqueeze
 
@@ -29,7 +30,7 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
-    return L.Addmm.apply(input, mat1, mat2)
+    return Addmm.apply(input, mat1, mat2)
 
 
 def matmul(input: Tensor, other: Tensor) -> Tensor:

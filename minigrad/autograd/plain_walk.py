@@ -100,6 +100,9 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     leaves.append((fn._seq, fn, g))
                 elif follow is None:
                     follow, follow_grad = fn, g
+                elif fn._seq > follow._seq:  # the newer one is held back (addmm: W.t()'s T)
+                    heappush(ready, (-follow._seq, follow, follow_grad))
+                    follow, follow_grad = fn, g
                 else:
                     heappush(ready, (-fn._seq, fn, g))
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.

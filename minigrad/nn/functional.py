@@ -20,10 +20,10 @@ from ..ops import activation as ACT
 from ..ops import arithmetic as A
 from ..ops import gelu as GELU
 from ..ops import inplace as IP
-from ..ops import linalg as L
 from ..ops import shape as S
 from ..ops import smooth_activations as SA
 from ..ops import unary as U
+from ..ops.addmm import Addmm
 from ..tensor import Tensor, new_tensor
 from ._binary_loss_functions import binary_cross_entropy, binary_cross_entropy_with_logits
 from ._loss_functions import (
@@ -71,7 +71,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     followed by an in-place ``add_`` of the bias (``AddBackward0``).
     """
     if bias is not None and getattr(input, "_data", None) is not None and input._data.ndim == 2:
-        out = L.Addmm.of_weight(bias, input, weight)  # a batch: weight.t() recorded with it
+        out = Addmm.of_weight(bias, input, weight)  # a batch: weight.t() recorded with it
         if out is not None:
             return out
     w_t = S.T.apply(weight)
@@ -83,13 +83,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         return FL.matmul(input, w_t)
     if ndim == 2:
-        return L.Addmm.apply(bias, input, w_t)
+        return Addmm.apply(bias, input, w_t)
     if input.is_contiguous() and bias._data.ndim == 1 and bias.is_contiguous():  # as PyTorch
         lead = input._data.shape[:-1]
         rows = 1
         for d in lead:
             rows *= d
-        out = L.Addmm.apply(bias, S.View.apply(input, (rows, input._data.shape[-1])), w_t)
+        out = Addmm.apply(bias, S.View.apply(input, (rows, input._data.shape[-1])), w_t)
         return S.View.apply(out, lead + out._data.shape[1:])
     return FL.matmul(input, w_t).add_(bias)
 

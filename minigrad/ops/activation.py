@@ -111,6 +111,10 @@ class Relu(ArrayFunction):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        if type(grad) is np.ndarray and grad.size <= _WHERE_UP_TO and out.dtype is grad.dtype:
+            zero = _ZERO.get(grad.dtype)
+            if zero is not None:  # relu's output is never below 0: out <= 0 is out == 0,
+                return (np.where(out, grad, zero),)  # its truth value (a nan passes)
         if isinstance(grad, Tensor):  # under create_graph: recorded, to differentiate again
             return (ThresholdBackward.apply(grad, out),)
         return (threshold_backward(grad, out),)  # ThresholdBackward.call without its dispatch

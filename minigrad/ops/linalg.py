@@ -1,6 +1,7 @@
-"""Matrix products: ``mm`` (``@`` of two matrices) and ``addmm`` (Linear's op).
+"""Matrix products: ``mm`` (``@`` of two matrices), and what ``addmm`` shares with it.
 
-``mv`` and ``dot`` are in ``vector_products.py``, ``bmm`` (batched matmul) in ``bmm.py``.
+``addmm`` (Linear's op) is in ``addmm.py``, ``mv`` and ``dot`` in ``vector_products.py``,
+``bmm`` (batched matmul) in ``bmm.py``.
 """
 
 from __future__ import annotations
@@ -9,24 +10,17 @@ import numpy as np
 
 from .._quiet import loud, quiet
 from ..autograd import grad_mode
-from ..autograd.accumulate_grad import sum_to_shape
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor
-from ._common import C_NAMES, LEGACY_NAMES, check_expand
+from ._common import C_NAMES
 from ._short_path import NOT_KEPT, edge, late, node
 from .namespace import namespace
-from .shape import T
 
 # For these, np.dot is matmul's BLAS product, bit for bit, with less set-up: 0.3 us less a
 # call on small matrices (a quarter of a Linear layer's product), the same on large ones.
 # Other dtypes keep matmul's own loops (tests/test_nn_fast_paths.py).
 BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _dot = np.ndarray.dot  # np.dot's C product, without np.dot's Python-level dispatcher
-
-try:  # np.einsum's C function, without the Python wrapper's argument parsing (1 us a call)
-    from numpy._core.multiarray import c_einsum as _einsum
-except ImportError:  # pragma: no cover - a numpy that moved it
-    _einsum = np.einsum
 
 
 def column_major(a) -> bool:
@@ -190,150 +184,7 @@ class Mm(ArrayFunction):
         return mm_grads(grad, a, b, na is not None, nb is not None, ctx.layout)
 
 
-class Addmm(ArrayFunction):
-    """``bias + a @ b``: what Linear computes on a batch (``AddmmBackward0``).
-
-    Every layer of every training step runs it, so its usual case (three tensors of
-    float32 or float64, a 1-d bias) has an ``apply`` of its own: the same node, edges, saved
-    values and versions as the general ``ArrayFunction.apply``, without its loops.
-    """
-
-    node_name = "AddmmBackward0"
-    saved_names = ("mat1", "mat2")
-    saved_when = (2, 1)  # mat1 is kept for mat2's gradient only, mat2 for mat1's
-    exact_grads = True
-
-    @classmethod
-    def apply(cls, bias, a, b):
-        return cls.of_weight(bias, a, b, False)
-
-    @classmethod
-    def of_weight(cls, bias, a, b, transposed: bool = True):
-        """``F.linear`` of a batch, ``addmm(bias, a, weight.t())`` (``b`` is the weight), with
-        ``weight.t()``'s ``TBackward0`` recorded here: the view itself is never seen (the node
-        keeps its array and the weight's version counter), so no Tensor is made for it. None
-        if the weight is not a matrix (F.linear's general path then says what is wrong).
-
-        ``transposed=False`` is ``addmm(bias, a, b)`` itself (``apply``): both take the short
-        path when they can, the general one (and its errors) otherwise.
-        """
-        md = getattr(b, "_data", None)
-        if md is None:  # a Python number or an array: the general path
-            return ArrayFunction.apply.__func__(cls, bias, a, b) if not transposed else None
-        if transposed:
-            if md.ndim != 2:
-                return None
-            md = md.T
-        try:
-            bd, ad = bias._data, a._data
-        except AttributeError:  # a Python number or an array: the general path
-            bd = ad = None
-        dtype = md.dtype
-        if not (
-            ad is not None
-            and ad.ndim == 2
-            and md.ndim == 2
-            and bd.ndim == 1
-            and ad.dtype is dtype
-            and bd.dtype is dtype
-            and dtype in BLAS_FLOATS
-            and (k := ad.shape[1]) == md.shape[0]
-            and bd.shape[0] == md.shape[1]
-            and type(a._vc) is list  # not an inference tensor (the general path refuses it)
-            and type(b._vc) is list
-        ):
-            mat2 = T.apply(b) if transposed else b
-            return ArrayFunction.apply.__func__(cls, bias, a, mat2)  # and its errors
-        token = quiet()
-        try:
-            out = small_product(ad, md, bd) if ad.size * md.shape[1] < SMALL else None
-            if out is None:  # as forward computes it
-                out = _dot(ad, md) if k != 1 else outer(ad, md)
-                out += bd
-        finally:
-            loud(token)
-        if not (
-            _grad_state.enabled
-            and (bias._requires_grad or a._requires_grad or b._requires_grad or late(bias, a, b))
-        ):
-            return new_tensor(out)
-        if not transposed:
-            nb = edge(b)
-        elif b._requires_grad:  # the node t() records, first, as when the view is made
-            nb = node(T, (edge(b),))
-        else:
-            nb = None
-        ctx = node(cls, (edge(bias), na := edge(a), nb))
-        ctx.bias_shape = bd.shape
-        i, sa, sm = ad.itemsize, ad.strides, md.strides  # column_major of each, inlined
-        ctx.layout = (sa[0] == i and sa[1] == i * ad.shape[0], sm[0] == i and sm[1] == i * k)
-        # mat1 is kept for mat2's gradient, mat2 for mat1's, each watched by its version
-        va, vb = a._vc, b._vc
-        ctx._saved = (ad if nb is not None else None, md if na is not None else None)
-        if na is not None and nb is not None:  # a hidden layer's
-            ctx._saved_checks = (va, va[0], 1, vb, vb[0], 2)
-        else:
-            ctx._saved_checks = (
-                *((va, va[0], 1) if nb is not None else NOT_KEPT),
-                *((vb, vb[0], 2) if na is not None else NOT_KEPT),
-            )
-        return new_tensor(out, ctx, True)
-
-    @staticmethod
-    def forward(ctx, bias, a, b):
-        # PyTorch's order: the dtypes (self against mat2, then mat1), then the dimensions
-        bias_dtype = getattr(bias, "dtype", b.dtype)
-        for name, dtype in (("self", bias_dtype), ("mat1", a.dtype)):
-            if dtype != b.dtype:
-                raise RuntimeError(
-                    f"{name} and mat2 must have the same dtype, but got "
-                    f"{LEGACY_NAMES[dtype]} and {LEGACY_NAMES[b.dtype]}"
-                )
-        if a.ndim != 2 or b.ndim != 2:
-            name, m = ("mat1", a) if a.ndim != 2 else ("mat2", b)
-            raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
-        ctx.bias_shape = np.shape(bias)
-        out = Mm.forward(ctx, a, b)
-        try:
-            out += bias
-        except ValueError:
-            check_expand(np.shape(bias), out.shape, bias_dtype)  # PyTorch's words for it
-            raise
-        exact = small_product(a, b, bias)  # the bias first, then the products
-        return out if exact is None else exact
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        nexts = ctx._next
-        grad_bias = None
-        if nexts[0] is not None:  # the bias was broadcast over the rows: summed back
-            if type(grad) is np.ndarray:
-                grad_bias = _sum_rows(grad, ctx.bias_shape)
-            else:
-                grad_bias = namespace(grad).sum_to_shape(grad, ctx.bias_shape)
-        # the layouts were taken in forward: the same arrays, the same strides
-        grad_a, grad_b = mm_grads(
-            grad, a, b, nexts[1] is not None, nexts[2] is not None, ctx.layout
-        )
-        return grad_bias, grad_a, grad_b
-
-
 _grad_state = grad_mode.state
-
-
-def _sum_rows(grad: np.ndarray, shape: tuple) -> np.ndarray:
-    """``sum_to_shape(grad, shape)``; for many rows of a few columns, by einsum.
-
-    Both add the rows one after the other (the same sums, bit for bit), but
-    ``np.add.reduce`` over axis 0 pays per row: on (100, 16) einsum takes 1.6 us instead
-    of 2.3, on (1000, 16) 4.3 instead of 16. With wide rows reduce is the faster one.
-    """
-    if grad.ndim == 2 and len(shape) == 1 and grad.shape[1] == shape[0]:
-        if grad.shape[0] >= 64 and 1 < shape[0] <= 64:
-            return _einsum("ij->j", grad)
-        return np.add.reduce(grad, 0)  # what sum_to_shape does here, without its tests
-    return sum_to_shape(grad, shape)
 
 
 def check_not_bool(a: np.ndarray, b: np.ndarray, kernel: str) -> None:

@@ -115,6 +115,7 @@ from ._tensor_new_methods import NEW_METHODS
 from .ops import arithmetic as A
 from .ops import getitem as GI
 from .ops import indexing as I
+from .ops import inplace as IP
 from .ops import powers as POW
 from .ops import setitem as SET
 from .tensor import Tensor
@@ -123,9 +124,12 @@ from .tensor import Tensor
 def _binary(op):
     """``__op__``: a Tensor or a number on the right (the hot path: checks by exact type)."""
     apply = op.apply
+    ufunc = IP.UFUNCS.get(op)  # a float tensor and a number, no graph: IP.number_op
 
     def method(self, other):
         kind = type(other)
+        if kind is float and ufunc is not None and not self._requires_grad:
+            return IP.number_op(ufunc, apply, self, other)
         if kind is not Tensor and kind is not float and kind is not int:
             other = _operand(other)
             if other is None:
@@ -140,9 +144,12 @@ def _reflected(op):
     the tensor's edge comes first in the graph (``minigrad.mul(2, x)`` keeps the order given).
     """
     apply = op.apply
+    ufunc = IP.UFUNCS.get(op)
 
     def method(self, other):
         kind = type(other)
+        if kind is float and ufunc is not None and not self._requires_grad:  # -lr * p.grad
+            return IP.number_op(ufunc, apply, self, other)
         if kind is not float and kind is not int and kind is not Tensor:  # as _binary
             other = _operand(other)
             if other is None:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tensor_kinds import KINDS, of_kind
 
 import minigrad as mg
 from minigrad.autograd.accumulate_grad import sum_to_shape
@@ -28,28 +29,6 @@ def _arrays(rows, n_in, n_out, dtype, seed):
     return tuple(rng.normal(size=s).astype(dtype) for s in ((rows, n_in), (n_out, n_in), n_out))
 
 
-def _of_kind(array: np.ndarray, kind: str):
-    """A layer's tensor as a model may hand it over: each takes another way to its edge."""
-    if kind == "constant":
-        return mg.tensor(array)
-    if kind == "view of a leaf":
-        return mg.tensor(np.concatenate([array, array]), requires_grad=True)[: len(array)]
-    t = mg.tensor(array, requires_grad=True)
-    if kind == "non-leaf":
-        return t * 1
-    if kind != "fresh leaf":  # its AccumulateGrad made by an earlier use
-        t.sum()
-    if kind != "used leaf":
-        t.requires_grad_(False)
-    if kind == "made a non-leaf in place":  # its AccumulateGrad is no longer its edge
-        t.add_(mg.zeros(array.shape, requires_grad=True))
-    return t
-
-
-KINDS = ("constant", "fresh leaf", "used leaf", "turned off", "made a non-leaf in place")
-KINDS += ("non-leaf", "view of a leaf")
-
-
 @pytest.mark.parametrize("kinds", [(x, w, b) for x in KINDS for w in KINDS for b in KINDS])
 def test_linear_finds_the_edges_the_general_path_finds(kinds):
     """of_weight finds a weight's and a bias's AccumulateGrad itself: the general path's
@@ -58,7 +37,7 @@ def test_linear_finds_the_edges_the_general_path_finds(kinds):
     arrays = _arrays(3, 2, 4, np.float32, 0)
 
     def made(record) -> tuple:  # the node, and where each node made by record() is below it
-        x, w, b = (_of_kind(a, k) for a, k in zip(arrays, kinds, strict=True))
+        x, w, b = (of_kind(a, k) for a, k in zip(arrays, kinds, strict=True))
         first = next(mg.autograd.node.sequence)
         node = record(x, w, b).grad_fn
         if node is None:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tensor_kinds import KINDS, of_kind
 
 import minigrad as mg
 from minigrad.autograd.function import ArrayFunction
@@ -277,3 +278,23 @@ def test_relu_backward_is_threshold_backward_of_its_output(values, grads, dtype,
     upstream = np.resize(np.array(grads, dtype), size)
     (ours,) = out.grad_fn._run(upstream)
     assert ours.tobytes() == ACT.threshold_backward(upstream, out._data).tobytes()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_relu_finds_the_edge_the_general_path_finds(kind):
+    x = of_kind(np.array([1.0, -2.0, 0.0], np.float32), kind)
+    fast = ACT.Relu.apply(x)
+    general = ArrayFunction.apply.__func__(ACT.Relu, x)
+    assert (fast.grad_fn is None) == (general.grad_fn is None)
+    if general.grad_fn is not None:
+        assert fast.grad_fn._next == general.grad_fn._next
+
+
+@pytest.mark.parametrize("kinds", [(a, b) for a in KINDS for b in KINDS])
+def test_mse_loss_finds_the_edges_the_general_path_finds(kinds):
+    input, target = (of_kind(np.array([1.0, -2.0, 0.5], np.float32), k) for k in kinds)
+    fast = LO.MseLoss.apply(input, target, "mean")
+    general = ArrayFunction.apply.__func__(LO.MseLoss, input, target, "mean")
+    assert (fast.grad_fn is None) == (general.grad_fn is None)
+    if general.grad_fn is not None:
+        assert fast.grad_fn._next == general.grad_fn._next

@@ -5,15 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from .._quiet import loud, quiet
-from ..autograd import grad_mode
+from ..autograd import anomaly_mode, grad_mode
+from ..autograd.anomaly_mode import remember_forward
 from ..autograd.function import ArrayFunction
+from ..autograd.node import sequence
 from ..tensor import Tensor, follows_base, new_tensor
 from ._common import LEGACY_NAMES
-from ._short_path import edge, node
+from ._short_path import edge
 from .namespace import namespace
 
 _BOOL = np.dtype(np.bool_)
 _grad_state = grad_mode.state
+_anomaly = anomaly_mode.state
 
 
 class LeakyRelu(ArrayFunction):
@@ -93,7 +96,13 @@ class Relu(ArrayFunction):
             loud(token)
         if not ((a._requires_grad or follows_base(a)) and _grad_state.enabled):
             return new_tensor(out)
-        ctx = node(cls, (edge(a),))
+        na = a._grad_fn  # edge(a) and node() written out for a hidden layer's input
+        if na is None or not a._requires_grad or a._base is not None:
+            na = edge(a)
+        ctx = cls._Node()
+        ctx._next, ctx._seq = (na,), next(sequence)
+        if _anomaly.enabled:
+            remember_forward(ctx)
         result = new_tensor(out, ctx, True)
         ctx._saved = (out,)  # the result, watched by its own version
         vc = result._vc

@@ -17,15 +17,18 @@ from __future__ import annotations
 import numpy as np
 
 from .._quiet import loud, quiet
-from ..autograd import grad_mode
+from ..autograd import anomaly_mode, grad_mode
+from ..autograd.anomaly_mode import remember_forward
 from ..autograd.function import ArrayFunction
+from ..autograd.node import sequence
 from ..tensor import new_tensor
-from ._short_path import edge, late, node
+from ._short_path import edge, late
 from ._summation import float_mean, float_sum, summable
 from .arithmetic import DivScalar, MulScalar
 from .namespace import namespace
 
 _grad_state = grad_mode.state
+_anomaly = anomaly_mode.state
 
 
 def reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -84,7 +87,14 @@ class MseLoss(ArrayFunction):
             and (input._requires_grad or target._requires_grad or late(input, target))
         ):
             return new_tensor(out)
-        ctx = node(cls, (edge(input), edge(target)))
+        ni = input._grad_fn  # edge() twice and node() written out for a model's output
+        if ni is None or not input._requires_grad or input._base is not None:
+            ni = edge(input)
+        nt = None if not target._requires_grad and target._base is None else edge(target)
+        ctx = cls._Node()
+        ctx._next, ctx._seq = (ni, nt), next(sequence)
+        if _anomaly.enabled:
+            remember_forward(ctx)
         ctx.reduction = reduction
         if diff.size >= _DOT_FROM:  # mse_of left it as it was: backward needs it again
             ctx.diff = diff

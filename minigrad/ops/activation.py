@@ -62,6 +62,11 @@ class LeakyReluBackward(ArrayFunction):
         return LeakyReluBackward.call(gg, a, ctx.slope), zeros
 
 
+try:  # np.where's C function, without the dispatcher's Python call (0.1 us a call)
+    from numpy._core._multiarray_umath import where as _where
+except ImportError:  # pragma: no cover - a numpy that moved it
+    _where = np.where
+
 _BITS_OF_FLOAT = {
     np.dtype(np.float16): np.uint16,
     np.dtype(np.float32): np.uint32,
@@ -123,7 +128,7 @@ class Relu(ArrayFunction):
         if type(grad) is np.ndarray and grad.size <= _WHERE_UP_TO and out.dtype is grad.dtype:
             zero = _ZERO.get(grad.dtype)
             if zero is not None:  # relu's output is never below 0: out <= 0 is out == 0,
-                return (np.where(out, grad, zero),)  # its truth value (a nan passes)
+                return (_where(out, grad, zero),)  # its truth value (a nan passes)
         if isinstance(grad, Tensor):  # under create_graph: recorded, to differentiate again
             return (ThresholdBackward.apply(grad, out),)
         return (threshold_backward(grad, out),)  # ThresholdBackward.call without its dispatch

@@ -82,7 +82,10 @@ def tensor_backward(
         data = t._data
         if data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        seed = np.array(1, data.dtype)  # np.ones costs five times more on this hot path
+        one = _ONE.get(data.dtype)  # a copy of a 1 made once: np.ones costs five times
+        if one is None:  # more on this hot path, np.array(1, dtype) a third more
+            one = _ONE[data.dtype] = np.array(1, data.dtype)
+        seed = one.copy()
         if data.ndim:
             seed = seed.reshape(data.shape)
         if anomaly.enabled:
@@ -95,6 +98,7 @@ def tensor_backward(
     )
 
 
+_ONE: dict = {}  # dtype: a 0-d 1, never handed out itself (backward's seed is a copy)
 _warned = False  # the warning below was given (tests reset it to see it again)
 
 

@@ -87,8 +87,14 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                         on_node(node, grad if type(grad) is not Gradients else _array(grad), outs)
             follow = past = None  # a node this one made ready, kept off the heap
             nexts = node._next
-            t = node._past_t  # Linear's addmm: W.t()'s TBackward0, run below with no turn
-            if t is not None and not notify and grad is not None:
+            # Linear's addmm: W.t()'s TBackward0, run below with no turn (len() first: less
+            # than looking _past_t up on every other node)
+            if (
+                len(nexts) == 3
+                and (t := node._past_t) is not None
+                and not notify
+                and grad is not None
+            ):
                 w = t._next[0]  # W's AccumulateGrad, unless W is shared or not a leaf
                 if (
                     not t._hooked

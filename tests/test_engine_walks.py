@@ -8,9 +8,11 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 import minigrad
 from minigrad.autograd import engine
+from minigrad.autograd.graph import register_backward_observer
 
 
 def _program(seed: int, general: bool) -> tuple[list, list]:
@@ -68,8 +70,6 @@ class _Order:
 def test_the_plain_walk_runs_a_models_nodes_in_the_general_walks_order() -> None:
     """A layer's addmm makes its input's node and W.t()'s TBackward0 ready at once: the newer
     (T) runs first in both walks, as do the leaves' AccumulateGrad."""
-    from minigrad.autograd.graph import register_backward_observer
-
     minigrad.manual_seed(0)
     nn = minigrad.nn
     model = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
@@ -93,3 +93,77 @@ def test_the_plain_walk_runs_a_models_nodes_in_the_general_walks_order() -> None
         loss.grad_fn._next[0],
         loss.grad_fn._next[0]._next[0],  # the bias's AccumulateGrad
     ]
+
+
+def _mlp_step(general: bool, variant: str) -> tuple[list, list]:
+    """One backward of a small MLP; what its hooks saw, in order, and each parameter's .grad."""
+    minigrad.manual_seed(0)
+    nn = minigrad.nn
+    calls: list = []
+    layers = [nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 1)]
+    if variant == "a layer used twice":  # its weight's AccumulateGrad waits for two edges
+        layers[3:3] = [layers[2], nn.ReLU()]
+    model = nn.Sequential(*layers)
+    params = list(model.parameters())
+    if variant == "leaf hooks":
+        for i, p in enumerate(params):
+            p.register_hook(lambda g, i=i: calls.append((i, g.tolist())))
+    x = minigrad.randn(100, 2, requires_grad=variant == "a gradient penalty")
+    loss = nn.MSELoss()(model(x), minigrad.zeros(100, 1))
+    addmm = loss.grad_fn._next[0]
+    t = addmm._next[2]
+    if variant == "a prehook on W.t()'s node":
+        t.register_prehook(lambda grads: calls.append(("t", grads[0].tolist())))
+    if variant == "a hook on W.t()'s node":
+        t.register_hook(lambda grads, outs: calls.append(("t", grads[0].tolist())))
+    if variant == "a hook on addmm's node":
+        addmm.register_hook(lambda grads, outs: calls.append(("addmm", grads[2].tolist())))
+    if variant == "a gradient penalty":  # its graph goes through W.t()'s node again
+        (g,) = minigrad.autograd.grad(loss, x, create_graph=True)
+        loss = loss + (g * g).sum()
+    observer = _Order()
+    handle = register_backward_observer(observer) if variant == "an observer" else None
+    try:
+        if general:
+            engine.run_backward(((loss.grad_fn, np.ones((), np.float32)),), False)
+        else:
+            loss.backward()
+    finally:
+        if handle is not None:
+            handle.remove()
+    calls += [type(node).__name__ for node in observer.seen]
+    grads = [(p.grad._data.tobytes(), p.grad._data.strides, p.grad._version) for p in params]
+    return calls, grads
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "plain",
+        "leaf hooks",
+        "a prehook on W.t()'s node",
+        "a hook on W.t()'s node",
+        "a hook on addmm's node",
+        "a layer used twice",
+        "a gradient penalty",
+        "an observer",
+    ],
+)
+def test_the_plain_walk_runs_linears_t_in_place_as_the_general_walk_runs_it(variant) -> None:
+    """The plain walk runs a Linear weight's TBackward0 itself and hands W's AccumulateGrad the
+    product uncopied: the same hooks in the same order, the same .grad (bits, layout, version)."""
+    ours, theirs = _mlp_step(False, variant), _mlp_step(True, variant)
+    if variant == "an observer":  # the general walk holds what it shows the observer while
+        theirs = (theirs[0], [(g, s, 0) for g, s, _ in theirs[1]])  # leaves run: it copies
+    assert ours == theirs
+    if variant != "a gradient penalty":  # (there W3's two gradients add up in T's buffer)
+        assert all(version == 0 for _, _, version in ours[1])  # no copy_ anywhere
+
+
+def test_the_plain_walk_hands_a_linear_weight_its_gradient_as_computed() -> None:
+    """W's .grad is the product addmm's backward made (X, W.t()'s gradient being X.T), not
+    a view of it: the walk ran W.t()'s T itself, which is what the speed-up is for."""
+    minigrad.manual_seed(0)
+    model = minigrad.nn.Sequential(minigrad.nn.Linear(3, 4), minigrad.nn.Linear(4, 1))
+    model(minigrad.randn(5, 3)).sum().backward()
+    assert [p.grad._data.base is None for p in model.parameters()] == [True] * 4

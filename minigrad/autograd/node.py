@@ -43,6 +43,7 @@ class Node:
     _saved: tuple | None = None
     _metadata: dict | None = None
     _owner: Node | None = None  # an OutputEdge: the multi-output node (see multi_output.py)
+    _past_t: Node | None = None  # Linear's addmm: its weight's T, run by the plain walk itself
 
     _namespace = ""  # PyTorch's C++-only nodes answer name() with "torch::autograd::"
     _prints_bare = False  # AccumulateGrad: repr without its module, as a built-in node

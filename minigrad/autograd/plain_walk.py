@@ -7,7 +7,10 @@ through the heap, and a gradient handed to its node in the heap entry (a buffer 
 a node that waits for several edges): a small model's backward is mostly per-node cost.
 A layer's graph is mostly a chain (each node makes one other node ready): the node that
 became ready is run next without a turn through the heap, unless the heap holds a newer
-one, so the order stays the heap's (newest first).
+one, so the order stays the heap's (newest first). A Linear layer's weight reaches addmm
+through ``W.t()``'s ``TBackward0`` (``ops/addmm.py``), which only transposes: unless someone
+watches it (hooks, an observer), the walk runs it itself, in its turn, and hands W's
+AccumulateGrad the product addmm's backward computed (three nodes less per step of an MLP).
 ``tests/test_engine_walks.py`` checks that the two walks agree.
 """
 
@@ -82,8 +85,22 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     if nodes is None or node in nodes:
                         outs = outs if type(outs) is tuple else tuple(outs)
                         on_node(node, grad if type(grad) is not Gradients else _array(grad), outs)
-            follow = None  # a node this one made ready, kept off the heap
-            for fn, g in zip(node._next, outs):
+            follow = past = None  # a node this one made ready, kept off the heap
+            nexts = node._next
+            t = node._past_t  # Linear's addmm: W.t()'s TBackward0, run below with no turn
+            if t is not None and not notify and grad is not None:
+                w = t._next[0]  # W's AccumulateGrad, unless W is shared or not a leaf
+                if (
+                    not t._hooked
+                    and t._post_hooks is None
+                    and node._post_hooks is None  # (its hooks may replace T's gradient)
+                    and type(w) is AccumulateGrad
+                    and deps[t] == 1  # the last edge to each, none before it: only the
+                    and deps[w] == 1  # gradient of this edge (a double backward's graph
+                    and not (buffers and (t in buffers or w in buffers))  # may use T too)
+                ):
+                    nexts, past = nexts[:2], outs[2]
+            for fn, g in zip(nexts, outs):
                 if fn is None:
                     continue
                 count = deps[fn] - 1
@@ -123,6 +140,16 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                         for on_node, nodes in notify:
                             if nodes is None or fn in nodes:
                                 on_node(fn, grad, ())
+                    grad = None
+            if past is not None:  # T, the newest node this one made ready: next, unless
+                if ready and -ready[0][0] > t._seq:  # the heap holds a newer node
+                    heappush(ready, (-t._seq, t, past))
+                else:  # T's run: W.t()'s gradient is X.T for a new product X (Addmm's
+                    grad = past.base  # backward), W's gradient X.T.T, which is X itself
+                    past = None
+                    if w._hooked:
+                        grad = w._run_hooks(grad)
+                    w._run(grad)
                     grad = None
             if follow is not None:  # next, unless the heap holds a newer node
                 if ready and -ready[0][0] > follow._seq:

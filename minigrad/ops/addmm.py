@@ -124,6 +124,8 @@ class Addmm(ArrayFunction):
         ctx.bias_shape = bd.shape
         i, sa, sm = ad.itemsize, ad.strides, md.strides  # column_major of each, inlined
         ctx.layout = (sa[0] == i and sa[1] == i * ad.shape[0], sm[0] == i and sm[1] == i * k)
+        if transposed and nb is not None and ctx.layout[1]:
+            ctx._past_t = nb  # backward hands it X.T (a new X): plain_walk runs it in place
         # mat1 is kept for mat2's gradient, mat2 for mat1's, each watched by its version
         va, vb = a._vc, b._vc
         ctx._saved = (ad if nb is not None else None, md if na is not None else None)

@@ -10,6 +10,7 @@ answers are compared bit for bit.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -55,3 +56,61 @@ def test_add_run_as_the_general_wrapper(shapes, dtypes, requires, swap, seed):
         if a is not None:
             assert a.dtype == t.dtype and a.shape == t.shape
             assert a.tobytes() == t.tobytes()
+
+
+def _grads(monkeypatch, told: bool, build):
+    """The gradient ``build()`` leaves in its input, with or without nll_loss telling
+    log_softmax its row sums (``classification_loss._tell_row_sum``)."""
+    from minigrad.ops import classification_loss as CL
+
+    with monkeypatch.context() as m:
+        if not told:
+            m.setattr(CL, "_tell_row_sum", lambda ctx, out: None)
+        x, loss, upstream = build()
+        with np.errstate(all="ignore"):
+            loss.backward(upstream)
+        return x.grad.numpy().tobytes(), x.grad.dtype
+
+
+@pytest.mark.parametrize("upstream", [1.0, -2.5, 0.0, -0.0, np.nan, np.inf, 1e-45])
+@pytest.mark.parametrize(
+    "how", ["cross_entropy", "dim 1", "dim 0", "twice", "hook", "retain", "post"]
+)
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    n=st.sampled_from([3, 32, 40]),
+    dtype=st.sampled_from(["f2", "f4", "f8"]),
+    reduction=st.sampled_from(["mean", "sum", "none"]),
+    seed=st.integers(0, 2**16),
+)
+def test_log_softmax_told_its_row_sums_as_computing_them(
+    monkeypatch, n, dtype, reduction, upstream, how, seed
+):
+    """log_softmax's gradient with the row sums nll_loss's backward tells it is the one it
+    computes itself: every reduction, upstream gradient (0, -0., nan, inf), dim, and every
+    hook that could change the gradient between the two nodes."""
+    rng = np.random.default_rng(seed)
+    scores = (rng.normal(size=(n, 27)) * 4).astype(dtype)
+    target = rng.integers(0, 27, n)
+    F = mg.nn.functional
+
+    def build():
+        x = mg.tensor(scores, requires_grad=True)
+        y = mg.tensor(target)
+        if how == "cross_entropy":
+            loss = F.cross_entropy(x, y, reduction=reduction)
+        else:
+            log_probs = F.log_softmax(x, 0 if how == "dim 0" else 1)
+            if how == "hook":  # a tensor hook that changes the gradient in place
+                log_probs.register_hook(lambda g: g.mul_(3))
+            if how == "retain":
+                log_probs.retain_grad()
+            loss = F.nll_loss(log_probs, y, reduction=reduction)
+            if how == "twice":  # two gradients summed into log_softmax's input buffer
+                loss = loss + F.nll_loss(log_probs, y, reduction=reduction)
+            if how == "post":  # a hook after nll_loss's node that changes its gradient
+                loss.grad_fn.register_hook(lambda inputs, outputs: [inputs[0].mul_(2)] and None)
+        grad = np.full(loss.shape, upstream, dtype)
+        return x, loss, mg.tensor(grad)
+
+    assert _grads(monkeypatch, True, build) == _grads(monkeypatch, False, build)

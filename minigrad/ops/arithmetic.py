@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd.array_apply import _array_node_run
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
 from .namespace import namespace
-from .number_range import check_number_fits, check_scalar_int, int_operand
+from .number_range import alpha_factor, int_operand
 
 _BOOL = np.dtype(np.bool_)
 
@@ -45,6 +46,18 @@ class Add(ArrayFunction):
         return grad, grad
 
 
+def _add_run(node, grad: np.ndarray) -> tuple:
+    """AddBackward0's ``_run``: ``x @ W + b`` sums the bias's gradient over the batch, the
+    one sum the general wrapper (``array_apply._array_node_run``) would make, without it."""
+    shapes = node._shapes
+    if shapes is None:  # nothing was broadcast (+ saves nothing: no freed graph to report)
+        return grad, grad
+    if type(shapes) is tuple and shapes[0] is None and grad.ndim == 2:
+        if shapes[1] == grad.shape[1:]:  # (N, M) + (M,): what sum_to_shape does for it
+            return grad, np.add.reduce(grad, 0)
+    return _array_node_run(node, grad)
+
+
 class Sub(ArrayFunction):
     node_name = "SubBackward0"
     broadcasts = True
@@ -65,27 +78,6 @@ def _is_bool(x) -> bool:
     return type(x) is bool or getattr(x, "dtype", None) is _BOOL
 
 
-def _integral_alpha(a, b, alpha, sign: int = 1):
-    """PyTorch's checks of ``alpha`` against the result's dtype, after the shapes' (its
-    RuntimeError, where numpy's fused multiply-add would raise a ValueError); returns the
-    factor of ``b``, ``sign * alpha``, wrapped into the inputs' integer dtype as C casts it."""
-    if np.shape(a) != np.shape(b):
-        broadcast_shapes(np.shape(a), np.shape(b))
-    if isinstance(alpha, (bool, np.bool_)) and np.result_type(a, b).kind != "b":
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and np.result_type(a, b).kind in "iub":
-        raise RuntimeError(
-            "For integral input tensors, argument alpha must not be a floating point number."
-        )
-    if type(alpha) is not int:
-        return sign * alpha
-    check_scalar_int(alpha)  # PyTorch's range check of the Scalar (sub's: of -alpha)
-    dtypes = {x.dtype for x in (a, b) if isinstance(x, np.ndarray)}
-    if len(dtypes) == 1 and (dtype := dtypes.pop()).kind in "iu":
-        return check_number_fits(sign * alpha, dtype, filling=True)  # uint8 alpha=-1: 255
-    return sign * alpha
-
-
 class AddAlpha(ArrayFunction):
     """``add(a, b, alpha=c)``: ``a + c * b`` in one node, as PyTorch records it."""
 
@@ -97,7 +89,7 @@ class AddAlpha(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, b, alpha):
-        factor = _integral_alpha(a, b, alpha)
+        factor = alpha_factor(a, b, alpha)
         ctx.alpha = alpha
         if _is_bool(a) and _is_bool(b):  # bools stay bools: a or (b and alpha)
             return np.logical_or(a, np.logical_and(b, bool(alpha)))
@@ -128,7 +120,7 @@ class SubAlpha(AddAlpha):
     def forward(ctx, a, b, alpha):
         if _is_bool(a) or _is_bool(b):
             _no_bool_subtraction(*((a, b) if _is_bool(a) else (b, a)))
-        factor = _integral_alpha(a, b, alpha, -1)
+        factor = alpha_factor(a, b, alpha, -1)
         ctx.alpha = alpha
         return _fused_multiply_add(a, b, factor)  # PyTorch's add(a, b, -alpha): -0 stays 0
 
@@ -138,6 +130,7 @@ class SubAlpha(AddAlpha):
 
 
 Add._Node.alpha = Sub._Node.alpha = 1  # what _saved_alpha reads on the nodes of + and -
+Add._Node._run = _add_run
 
 
 class RSub(ArrayFunction):

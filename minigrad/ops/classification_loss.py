@@ -23,6 +23,7 @@ from ._common import positions
 from ._short_path import edge, node
 from ._summation import sequential, summable
 from .namespace import namespace
+from .softmax import LogSoftmax
 
 _grad_state = grad_mode.state
 
@@ -102,7 +103,10 @@ class NllLoss(ArrayFunction):
     def backward(ctx, grad):
         log_probs = ctx.saved_tensors[0]
         if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
-            return (nll_grad(grad, ctx),)
+            out = nll_grad(grad, ctx)
+            if ctx.rows is not None and ctx.reduction != "none":
+                _tell_row_sum(ctx, out)
+            return (out,)
         op = NllLoss2dBackward if ctx._function is NllLoss2d else NllLossBackward
         return (op.call(grad, log_probs, ctx),)
 
@@ -128,6 +132,19 @@ class NllLossBackward(ArrayFunction):
         loss = NllLoss2d if fwd._function is NllLoss2d else NllLoss
         grad_grad = loss.call(gg, fwd.target, fwd.weight, fwd.ignore_index, fwd.reduction)
         return grad_grad, namespace(gg).zeros_like(gg)  # PyTorch's self: zeros_like(grad)
+
+
+def _tell_row_sum(ctx, out: np.ndarray) -> None:
+    """Tell the log_softmax node below (cross_entropy's) the sum of each row of ``out``, which
+    its backward needs: in the usual case every row holds one number, the same in each, and
+    zeros. Not when that number is 0 or nan (numpy's sum picks the sign of 0 and nan's bits),
+    nor when a hook after this node could change ``out``; the node uses it only for this very
+    array, and only if no hook of its own ran (``softmax.LogSoftmax.backward``)."""
+    soft = ctx._next[0]
+    if type(soft) is LogSoftmax._Node and soft.axis == 1 and ctx._post_hooks is None:
+        value = out[0, ctx.target[0]]
+        if value != 0 and value == value:
+            soft._row_sum = (out, value)
 
 
 def nll_grad(grad: np.ndarray, fwd) -> np.ndarray:

@@ -65,9 +65,12 @@ def log_softmax_nll_loss(
             loss = NllLoss.forward(nll, out, t, None, ignore_index, reduction)
         finally:
             loud(token)
-        nll._saved_checks = (vc, 0, 0)  # its saved input: the same tensor
         result = new_tensor(np.asarray(loss), nll, True)
-        save_target(result, target)  # and the target, as nll_loss saves it
+        tvc = target._vc
+        if type(tvc) is not list:  # an inference target: save_target's error
+            save_target(result, target)
+        nll._saved = (out, target)  # its saved input (the same tensor) and the target, watched
+        nll._saved_checks = (vc, 0, 0, tvc, tvc[0], 1)  # as save_target watches it
         return result
     token = quiet()
     try:

@@ -9,6 +9,7 @@ stack and where are in ``joining.py``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -259,7 +260,7 @@ def _add_rows(zeros: np.ndarray, grad: np.ndarray, rows: np.ndarray) -> np.ndarr
     """
     size = zeros.size
     if 0 < size <= _SMALL_TABLE:
-        flat = positions(size).reshape(zeros.shape).take(rows.reshape(-1), 0).reshape(-1)
+        flat = _flat_table(zeros.shape).take(rows.reshape(-1), 0).reshape(-1)
     else:
         width = math.prod(zeros.shape[1:])
         flat = (rows.reshape(-1, 1) * width + positions(width)).reshape(-1)
@@ -268,6 +269,13 @@ def _add_rows(zeros: np.ndarray, grad: np.ndarray, rows: np.ndarray) -> np.ndarr
 
 
 _SMALL_TABLE = 4096  # ``positions`` keeps an arange up to this size
+
+
+@functools.lru_cache(maxsize=16)
+def _flat_table(shape: tuple) -> np.ndarray:
+    """The flat index of every element of a C-ordered array of ``shape`` (an embedding table
+    keeps its shape from step to step), read-only."""
+    return positions(math.prod(shape)).reshape(shape)
 
 
 class Alias(ArrayFunction):

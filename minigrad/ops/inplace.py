@@ -248,7 +248,11 @@ def number_op(ufunc, apply, t: Tensor, number: float) -> Tensor:
     The op's general ``apply`` (``_apply_binary``) computes the same ufunc on the same operands
     and takes the other cases (a 0-d tensor too: numpy's result is then a scalar)."""
     data = t._data
-    if data.dtype.kind != "f" or _grad_state.enabled and (t._requires_grad or follows_base(t)):
+    if (
+        data.dtype.kind != "f"
+        or _grad_state.enabled
+        and (t._requires_grad or t._base is not None and follows_base(t))
+    ):
         return apply(t, number)
     token = quiet()
     try:

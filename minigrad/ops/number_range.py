@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from .._shapes import broadcast_shapes
+
 _OVERFLOW_NAMES = {  # the C types PyTorch's range check names
     np.dtype(np.int8): "int8_t",
     np.dtype(np.uint8): "uint8_t",
@@ -131,3 +133,24 @@ def check_int_exponent(value: int, dtype: np.dtype) -> None:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if dtype.kind in "iu":
         check_number_fits(value, dtype, filling=False)
+
+
+def alpha_factor(a, b, alpha, sign: int = 1):
+    """PyTorch's checks of ``alpha`` against the result's dtype, after the shapes' (its
+    RuntimeError, where numpy's fused multiply-add would raise a ValueError); returns the
+    factor of ``b``, ``sign * alpha``, wrapped into the inputs' integer dtype as C casts it."""
+    if np.shape(a) != np.shape(b):
+        broadcast_shapes(np.shape(a), np.shape(b))
+    if isinstance(alpha, (bool, np.bool_)) and np.result_type(a, b).kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and np.result_type(a, b).kind in "iub":
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+    if type(alpha) is not int:
+        return sign * alpha
+    check_scalar_int(alpha)  # PyTorch's range check of the Scalar (sub's: of -alpha)
+    dtypes = {x.dtype for x in (a, b) if isinstance(x, np.ndarray)}
+    if len(dtypes) == 1 and (dtype := dtypes.pop()).kind in "iu":
+        return check_number_fits(sign * alpha, dtype, filling=True)  # uint8 alpha=-1: 255
+    return sign * alpha

@@ -112,8 +112,15 @@ class LogSoftmax(ArrayFunction):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         if type(grad) is np.ndarray:  # an ordinary backward: the formula, nothing to record
-            return (log_softmax_grad(grad, out, ctx.axis),)
+            known = ctx._row_sum  # told by nll_loss's backward (classification_loss.py)
+            if known is not None:
+                ctx._row_sum = None
+                known = known[1] if known[0] is grad and not ctx._hooked else None
+            return (log_softmax_grad(grad, out, ctx.axis, known),)
         return (LogSoftmaxBackward.call(grad, out, ctx.axis),)
+
+
+LogSoftmax._Node._row_sum = None  # (gradient, the sum of each of its rows): see backward
 
 
 def _forward(ctx, a: np.ndarray, dim: int, name: str, compute) -> np.ndarray:
@@ -155,11 +162,14 @@ def log_softmax(a: np.ndarray, axis: int) -> np.ndarray:
     return out
 
 
-def log_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int) -> np.ndarray:
-    """``grad - softmax * sum(grad)``: log_softmax's gradient, ``out`` its result."""
+def log_softmax_grad(grad: np.ndarray, out: np.ndarray, axis: int, sums=None) -> np.ndarray:
+    """``grad - softmax * sum(grad)``: log_softmax's gradient, ``out`` its result. ``sums``:
+    the one sum of every row of ``grad`` (along ``axis``), when the caller knows it."""
     if out.size <= EXACT_UP_TO and out.dtype in LANES and grad.dtype == out.dtype:
         return _exact_log_softmax_grad(grad, out, axis)
-    return grad - np.exp(out) * np.add.reduce(grad, axis, keepdims=True)
+    if sums is None:
+        sums = np.add.reduce(grad, axis, keepdims=True)
+    return grad - np.exp(out) * sums
 
 
 class LogSoftmaxBackward(ArrayFunction):

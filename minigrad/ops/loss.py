@@ -158,11 +158,10 @@ def mse_grad(
     ``diff``: ``input - target`` already computed (by forward, kept as it is), the same values."""
     norm = 2.0 / max(input.size, 1) if reduction == "mean" else 2.0
     if diff is None:
-        out = input - target
-        out *= out.dtype.type(norm)
-    else:
-        out = diff * diff.dtype.type(norm)
-    return out * grad
+        diff = input - target
+    # norm as a 0-d array of the dtype: the same value as the dtype's scalar, which numpy
+    # multiplies more slowly (0.4 us against 0.3 on a batch's (100, 1), and is slower to make)
+    return diff * np.array(norm, diff.dtype) * grad
 
 
 class MseLossBackward(ArrayFunction):

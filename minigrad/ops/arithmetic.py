@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd.array_apply import _array_node_run
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
+from .bias_add import bias_add
 from .namespace import namespace
 from .number_range import alpha_factor, int_operand
 
@@ -36,6 +37,7 @@ class Add(ArrayFunction):
     node_name = "AddBackward0"
     broadcasts = True
     saved_settings = {"alpha": "alpha"}  # grad_fn._saved_alpha is 1, as in PyTorch
+    apply = classmethod(bias_add)  # x @ W + b recorded directly, else the general apply
 
     @staticmethod
     def forward(ctx, a, b):

@@ -114,3 +114,24 @@ def test_log_softmax_told_its_row_sums_as_computing_them(
         return x, loss, mg.tensor(grad)
 
     assert _grads(monkeypatch, True, build) == _grads(monkeypatch, False, build)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+@pytest.mark.parametrize("dtypes", [("f4", "f4"), ("f8", "f8"), ("f4", "f8"), ("f8", "f4")])
+@pytest.mark.parametrize("value", [1.0, -0.0, 0.0, 3e-45, -7.5, np.inf, np.nan, -np.nan])
+def test_nll_grad_of_a_scalar_as_of_a_0d_array(reduction, dtypes, value):
+    """nll_grad reads a reduced loss's 0-d gradient as a scalar: the same bits as dividing
+    (or negating) the 0-d array, in every dtype pair, nan's sign and payload included."""
+    from minigrad.ops.classification_loss import NllLoss, nll_grad
+
+    log_probs = np.random.default_rng(0).normal(size=(5, 4)).astype(dtypes[0])
+    target = np.array([3, 0, 1, 3, 2])
+    fwd = NllLoss._Node()
+    NllLoss.forward(fwd, log_probs, target, None, -100, reduction)
+    assert fwd.rows is not None  # the usual case
+    grad = np.array(value, dtypes[1])
+    expected = np.zeros(log_probs.shape, grad.dtype)
+    expected[np.arange(5), target] = grad / -fwd.total_weight if reduction == "mean" else -grad
+    got = nll_grad(grad, fwd)
+    assert got.dtype == expected.dtype
+    assert got.tobytes() == expected.tobytes()

@@ -109,9 +109,29 @@ def _mlp_step(general: bool, variant: str) -> tuple[list, list]:
         for i, p in enumerate(params):
             p.register_hook(lambda g, i=i: calls.append((i, g.tolist())))
     x = minigrad.randn(100, 2, requires_grad=variant == "a gradient penalty")
+    if variant == "an input's node newer than W.t()'s":
+        wide = minigrad.randn(100, 4, requires_grad=True) * 1
+        x = wide[:, :2]
+        wide.mul_(2)  # x's node is made again when the first layer records its addmm
+        layers[0].weight.register_hook(lambda g: calls.append("W1"))
     loss = nn.MSELoss()(model(x), minigrad.zeros(100, 1))
     addmm = loss.grad_fn._next[0]
     t = addmm._next[2]
+    if variant == "an input's node newer than W.t()'s":
+        node = loss.grad_fn  # down to the first layer's addmm: its input is x's node
+        while len(node._next) < 2 or type(node._next[1]).__name__ != "AsStridedBackward0":
+            node = next(fn for fn in node._next if fn is not None and fn._next)
+        node._next[1].register_prehook(lambda grads: calls.append("input's node"))
+    if variant == "a hook put on W.t()'s node by a bias hook":
+
+        def on_bias(g):
+            calls.append("bias")
+            t.register_prehook(lambda grads: calls.append(("t", grads[0].tolist())))
+
+        layers[-1].bias.register_hook(on_bias)
+    if variant == "W's layout changed since forward":
+        with minigrad.no_grad():
+            params[0].data = params[0].data.t().contiguous().t()  # the same values
     if variant == "a prehook on W.t()'s node":
         t.register_prehook(lambda grads: calls.append(("t", grads[0].tolist())))
     if variant == "a hook on W.t()'s node":
@@ -147,6 +167,9 @@ def _mlp_step(general: bool, variant: str) -> tuple[list, list]:
         "a layer used twice",
         "a gradient penalty",
         "an observer",
+        "an input's node newer than W.t()'s",
+        "a hook put on W.t()'s node by a bias hook",
+        "W's layout changed since forward",
     ],
 )
 def test_the_plain_walk_runs_linears_t_in_place_as_the_general_walk_runs_it(variant) -> None:
@@ -156,8 +179,14 @@ def test_the_plain_walk_runs_linears_t_in_place_as_the_general_walk_runs_it(vari
     if variant == "an observer":  # the general walk holds what it shows the observer while
         theirs = (theirs[0], [(g, s, 0) for g, s, _ in theirs[1]])  # leaves run: it copies
     assert ours == theirs
-    if variant != "a gradient penalty":  # (there W3's two gradients add up in T's buffer)
+    if variant == "W's layout changed since forward":  # X.T.T is not laid out as W: copied
+        assert [version for _, _, version in ours[1]] == [1] + [0] * 5
+    elif variant != "a gradient penalty":  # (there W3's two gradients add up in T's buffer)
         assert all(version == 0 for _, _, version in ours[1])  # no copy_ anywhere
+    if variant == "an input's node newer than W.t()'s":
+        assert ours[0].index("input's node") < ours[0].index("W1")  # the heap's order
+    if variant == "a hook put on W.t()'s node by a bias hook":
+        assert [c if c == "bias" else c[0] for c in ours[0]] == ["bias", "t"]
 
 
 def test_the_plain_walk_hands_a_linear_weight_its_gradient_as_computed() -> None:

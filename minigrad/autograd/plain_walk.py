@@ -123,7 +123,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     leaves.append((fn._seq, fn, g))
                 elif follow is None:
                     follow, follow_grad = fn, g
-                elif fn._seq > follow._seq:  # the newer one is held back (addmm: W.t()'s T)
+                elif fn._seq > follow._seq:  # the newer runs next, the older waits its turn
                     heappush(ready, (-follow._seq, follow, follow_grad))
                     follow, follow_grad = fn, g
                 else:
@@ -147,11 +147,20 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                             if nodes is None or fn in nodes:
                                 on_node(fn, grad, ())
                     grad = None
-            if past is not None:  # T, the newest node this one made ready: next, unless
-                if ready and -ready[0][0] > t._seq:  # the heap holds a newer node
+            if past is not None:  # T: next, unless a newer node is ready (the heap's or
+                # ``follow``: an input's node made while addmm was recorded), or a leaf's hook
+                # has just put a hook on T (then T runs in the heap's turn, with its hooks)
+                if (
+                    (ready and -ready[0][0] > t._seq)
+                    or (follow is not None and follow._seq > t._seq)
+                    or t._hooked
+                    or t._post_hooks is not None
+                ):
                     heappush(ready, (-t._seq, t, past))
                 else:  # T's run: W.t()'s gradient is X.T for a new product X (Addmm's
-                    grad = past.base  # backward), W's gradient X.T.T, which is X itself
+                    grad = past.base  # backward), W's gradient X.T.T, which is X itself,
+                    if grad.strides != w.variable._data.strides:  # unless W's layout changed
+                        grad = past.T  # since forward: then as T hands it (copied below)
                     past = None
                     if w._hooked:
                         grad = w._run_hooks(grad)

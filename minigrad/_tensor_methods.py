@@ -116,6 +116,7 @@ from .ops import arithmetic as A
 from .ops import getitem as GI
 from .ops import indexing as I
 from .ops import inplace as IP
+from .ops import number_operand as NUM
 from .ops import powers as POW
 from .ops import setitem as SET
 from .tensor import Tensor
@@ -124,12 +125,12 @@ from .tensor import Tensor
 def _binary(op):
     """``__op__``: a Tensor or a number on the right (the hot path: checks by exact type)."""
     apply = op.apply
-    ufunc = IP.UFUNCS.get(op)  # a float tensor and a number, no graph: IP.number_op
+    ufunc = IP.UFUNCS.get(op)  # a float tensor and a number, no graph: NUM.number_op
 
     def method(self, other):
         kind = type(other)
         if kind is float and ufunc is not None and not self._requires_grad:
-            return IP.number_op(ufunc, apply, self, other)
+            return NUM.number_op(ufunc, apply, self, other)
         if kind is not Tensor and kind is not float and kind is not int:
             other = _operand(other)
             if other is None:
@@ -149,7 +150,7 @@ def _reflected(op):
     def method(self, other):
         kind = type(other)
         if kind is float and ufunc is not None and not self._requires_grad:  # -lr * p.grad
-            return IP.number_op(ufunc, apply, self, other)
+            return NUM.number_op(ufunc, apply, self, other)
         if kind is not float and kind is not int and kind is not Tensor:  # as _binary
             other = _operand(other)
             if other is None:

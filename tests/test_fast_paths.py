@@ -313,7 +313,7 @@ def test_in_place_update_without_a_graph_as_pytorch(op, n, dtype, itself, seed, 
     seed=st.integers(0, 2**16),
 )
 def test_tensor_and_number_short_path_as_the_general_one(op, shape, dtype, number, case, seed):
-    """``-lr * p.grad`` (a float tensor and a number, no graph: ``inplace.number_op``) gives
+    """``-lr * p.grad`` (a float tensor and a number, no graph: ``number_operand.number_op``) gives
     the general ``apply``'s bits, dtype and flags; the other cases go through it."""
     from minigrad.ops import arithmetic as A
 

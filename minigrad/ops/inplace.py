@@ -242,26 +242,6 @@ def plain_update(ufunc, t: Tensor, other: Tensor) -> bool:
     return True
 
 
-def number_op(ufunc, apply, t: Tensor, number: float) -> Tensor:
-    """``t + 2.0``, ``t - 2.0``, ``-lr * t`` (``ufunc``: a value of ``UFUNCS``) as one ufunc, for a
-    float tensor that records no graph: the other half of the update ``p.data += -lr * p.grad``.
-    The op's general ``apply`` (``_apply_binary``) computes the same ufunc on the same operands
-    and takes the other cases (a 0-d tensor too: numpy's result is then a scalar)."""
-    data = t._data
-    if (
-        data.dtype.kind != "f"
-        or _grad_state.enabled
-        and (t._requires_grad or t._base is not None and follows_base(t))
-    ):
-        return apply(t, number)
-    token = quiet()
-    try:
-        out = ufunc(data, number)
-    finally:
-        loud(token)
-    return new_tensor(out) if type(out) is np.ndarray else apply(t, number)
-
-
 def _same_floats(data: np.ndarray, other: np.ndarray) -> bool:
     """Whether ``other`` can be combined into ``data``'s memory by one ufunc: one float
     dtype, one shape, and ``data`` writable."""

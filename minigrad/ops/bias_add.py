@@ -25,15 +25,14 @@ _state = grad_mode.state
 
 def bias_add(cls, a, b):
     """``a + b`` for a batch ``a`` (N, M) and a bias ``b`` (M,); else the general apply."""
-    try:
-        ad, bd = a._data, b._data
-        if a._base is not None or b._base is not None:  # a view: follows_base, view_history
-            return _apply_binary(cls, a, b)
-    except AttributeError:  # a number or an array: the general path
+    bd = getattr(b, "_data", None)  # a number (``y + 0.0001``): no exception to catch
+    if bd is None or bd.ndim != 1:
         return _apply_binary(cls, a, b)
+    ad = getattr(a, "_data", None)
+    if ad is None or a._base is not None or b._base is not None:  # a view: follows_base
+        return _apply_binary(cls, a, b)  # and view_history
     if (
         ad.ndim != 2
-        or bd.ndim != 1
         or ad.dtype is not _F32
         or bd.dtype is not _F32
         or bd.shape[0] != ad.shape[1]

@@ -20,8 +20,8 @@ _grad_state = grad_mode.state
 
 
 def number_op(ufunc, apply, t: Tensor, number: float) -> Tensor:
-    """``t + 2.0``, ``t - 2.0``, ``-lr * t`` (``ufunc``: a value of ``inplace.UFUNCS``) as one ufunc, for a
-    float tensor that records no graph: the other half of the update ``p.data += -lr * p.grad``.
+    """``t + 2.0``, ``t - 2.0``, ``-lr * t`` (``ufunc``: a value of ``inplace.UFUNCS``) as one
+    ufunc, for a float tensor that records no graph: the other half of ``p.data += -lr * p.grad``.
     The op's general ``apply`` (``_apply_binary``) computes the same ufunc on the same operands
     and takes the other cases (a 0-d tensor too: numpy's result is then a scalar)."""
     data = t._data

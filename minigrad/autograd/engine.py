@@ -184,8 +184,9 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                     deps[fn] = count
                 else:
                     heappush(ready, (-fn._seq, fn))
-            # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
-            grad = outs = g = None
+            # Let go of this node's gradients (and of what the observers were shown): an
+            # AccumulateGrad may then own one uncopied, with a view open or not.
+            grad = outs = g = seen = None
     except Exception:
         if anomaly.enabled and node is not None:
             report_failure(node)

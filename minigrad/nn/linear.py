@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 from .._factories import empty
-from ..ops.addmm import Addmm
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -49,13 +48,7 @@ class Linear(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         params = self._parameters
-        weight, bias = params["weight"], params["bias"]
-        data = getattr(input, "_data", None)
-        if bias is not None and data is not None and data.ndim == 2:  # a batch: F.linear's
-            out = Addmm.of_weight(bias, input, weight)  # first case, without its call
-            if out is not None:
-                return out
-        return F.linear(input, weight, bias)
+        return F.linear(input, params["weight"], params["bias"])
 
     def extra_repr(self) -> str:
         return (

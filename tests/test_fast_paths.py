@@ -309,26 +309,41 @@ def test_in_place_update_without_a_graph_as_pytorch(op, n, dtype, itself, seed, 
     shape=st.sampled_from([(), (3,), (2, 3)]),
     dtype=st.sampled_from(["f2", "f4", "f8", "i8"]),
     number=st.sampled_from([-0.1, -0.0, 2.5, 1e300, float("nan"), float("-inf")]),
-    case=st.sampled_from(["plain", "requires", "no_grad", "view"]),
+    case=st.sampled_from(
+        ["plain", "requires", "no_grad", "view", "late view", "inference", "strided"]
+    ),
     seed=st.integers(0, 2**16),
 )
 def test_tensor_and_number_short_path_as_the_general_one(op, shape, dtype, number, case, seed):
     """``-lr * p.grad`` (a float tensor and a number, no graph: ``number_operand.number_op``) gives
-    the general ``apply``'s bits, dtype and flags; the other cases go through it."""
+    the general ``apply``'s bits, dtype, layout and flags; the other cases go through it."""
     from minigrad.ops import arithmetic as A
 
     x = np.random.default_rng(seed).normal(size=shape) * 3
     if dtype != "i8":
         x.reshape(-1)[:1] = [np.nan, np.inf, -0.0, 0.0][seed % 4]
-    base = mg.tensor(x.astype(dtype), requires_grad=case != "plain" and dtype != "i8")
-    t = base[...] if case == "view" else base if case != "plain" else base.detach()
+    grad = case in ("requires", "view") and dtype != "i8"
+    base = mg.tensor(x.astype(dtype), requires_grad=grad)
+    if case in ("view", "late view"):  # late: the base requires grad after the view is made
+        t = base[...]
+        if case == "late view" and dtype != "i8":
+            base.requires_grad_()
+    elif case == "strided":
+        t = mg.tensor(np.repeat(x.astype(dtype)[..., None], 2, -1))[..., 0]
+    else:
+        t = base
     general = {"a": A.Add, "s": A.Sub, "m": A.Mul}[op[2 + (op[2] == "r")]].apply
-    with mg.no_grad() if case == "no_grad" else mg.enable_grad():
+    mode = {"no_grad": mg.no_grad, "inference": mg.inference_mode}.get(case, mg.enable_grad)
+    with mode():
         ours, theirs = getattr(t, op)(number), general(t, number)
     assert ours.detach().numpy().tobytes() == theirs.detach().numpy().tobytes()
-    assert (ours.dtype, ours.shape, ours.requires_grad) == (
+    assert (ours.dtype, ours.shape, ours._data.strides, ours.requires_grad) == (
         theirs.dtype,
         theirs.shape,
+        theirs._data.strides,
         theirs.requires_grad,
     )
+    assert ours.is_inference() == theirs.is_inference() == (case == "inference")
+    if case != "inference":  # (an inference tensor has no version counter)
+        assert ours._version == theirs._version == 0
     assert type(ours.grad_fn) is type(theirs.grad_fn)

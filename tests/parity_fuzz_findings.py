@@ -1186,4 +1186,16 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(g, h)
         graph(h)
     """,
+    # (--replay 3552 of 20,000): maximum, minimum and clamp of a permuted tensor with a zero
+    # keep its layout, as TensorIterator's output does; matmul then does not fold the batch
+    # (BmmBackward0, not MmBackward0), as in PyTorch
+    "extremes_of_a_permuted_tensor_with_zeros_keep_its_layout": """
+        d = T.tensor([0., -0., 1., 2., 3., -0., 0., 5.] * 2).reshape(2, 2, 4)
+        d = d.permute(2, 0, 1).requires_grad_()
+        for y in (T.maximum(d, d), T.minimum(d, -d), d.clamp(0, 1), d.clamp(min=0)):
+            show(y, y.is_contiguous())
+        y = T.maximum(d, d) @ T.ones(2, 3)
+        graph(y)
+        show(y.grad_fn.next_functions[0][0].name())
+    """,
 }

@@ -110,7 +110,10 @@ def clamp_as_pytorch(a: np.ndarray, lo, hi, operands: list) -> np.ndarray:
         return out
     vector = a if lo is None else np.maximum(a, lo)
     vector = vector if hi is None else np.minimum(vector, hi)
-    return np.where(where, vector, out)
+    if out is a:  # no bound: nothing was computed, a is the input itself
+        return np.where(where, vector, out)
+    np.copyto(out, vector, where=where)  # in place: out keeps the inputs' layout
+    return out
 
 
 def extreme_as_pytorch(ufunc: np.ufunc, a, b, operands: list | None = None) -> np.ndarray:
@@ -120,4 +123,6 @@ def extreme_as_pytorch(ufunc: np.ufunc, a, b, operands: list | None = None) -> n
     if out.dtype.kind != "f" or not (out == 0).any():
         return out
     where = vectorised(out.shape, operands or [a, b], out.dtype)
-    return out if where is None else np.where(where, ufunc(a, b), out)
+    if where is not None:  # in place: out keeps the inputs' layout, as TensorIterator's does
+        np.copyto(out, ufunc(a, b), where=where)
+    return out

@@ -64,6 +64,7 @@ class AccumulateGrad(Node):
 
     _namespace = "minigrad::autograd::"
     _prints_bare = True
+    _asap = True
 
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable

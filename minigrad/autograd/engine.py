@@ -3,7 +3,8 @@
 ``run_backward`` first counts, for every node reachable from the roots, how many
 edges point at it; a node becomes ready when all of them have delivered their
 gradient. Among ready nodes the most recently created runs first (PyTorch's
-rule), and a leaf's AccumulateGrad runs as soon as it is ready. Each node gets
+rule), and a leaf's AccumulateGrad runs as soon as it is ready (leaves ready
+together in PyTorch's order: ``ready_order.py``). Each node gets
 the sum of the gradients sent to it, runs its backward, and passes one gradient
 along each edge. It is a loop with an explicit heap, never recursion, so a
 100,000-op chain is fine.
@@ -41,6 +42,7 @@ from .anomaly_mode import state as anomaly
 from .grad_mode import set_grad_enabled
 from .multi_output import Gradients
 from .node import Node
+from .ready_order import leaves_in_turn
 from .saved_values import _FREED
 from .zero_grads import buffer_sum
 
@@ -131,10 +133,19 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
         if g is not None:
             buffers[node] = g if node not in buffers else buffer_sum(buffers[node], g)
     deps = _count_dependencies(start)
-    ready = [(-node._seq, node) for node in start if node not in deps]
-    heapify(ready)
     captured: list = [None] * len(capture) if capture else []
     needed = _reaching(start, capture) if capture else None
+    ready = [(-node._seq, node) for node in start if node not in deps]
+    # leaves (and NotImplemented nodes) ready together run first, in PyTorch's order
+    # (ready_order.py); in ``leaves`` the last runs first
+    leaves = [node for _, node in ready if node._asap]
+    if leaves:
+        ready = [entry for entry in ready if not entry[1]._asap]
+        if len(leaves) > 1:
+            others = {node for _, node in ready}
+            leaves = leaves_in_turn([node for node, _ in roots], leaves, others, deps, needed)
+        leaves.reverse()
+    heapify(ready)
     watchers = tuple(observers) if order is None else ()
     for w in watchers:
         w.on_backward_begin(start)
@@ -142,15 +153,18 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
     node = None
     token = quiet()  # no numpy warnings for inf and nan, as in PyTorch (minigrad/_quiet.py)
     try:
-        while ready:
-            node = heappop(ready)[1]
+        while ready or leaves:
+            node = leaves.pop() if leaves else heappop(ready)[1]
             if order is not None and node._owner is None:  # not an OutputEdge: a node
                 order.append(node)
             grad = buffers.pop(node, None)
             if needed is not None and node not in needed:
                 grad = None  # its gradients reach none of the inputs: not run
-            elif grad is None and node._hooked:
-                node._hooks_on_none()
+            elif grad is None and order is None:  # (a prediction runs no hook)
+                if node._hooked:
+                    node._hooks_on_none()
+                if node._raises:  # NotImplemented: PyTorch's raises even with no gradient
+                    node._run(grad)
             if grad is None:
                 outs = (None,) * len(node._next)
             else:
@@ -182,8 +196,14 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                 count = deps[fn] - 1
                 if count:
                     deps[fn] = count
+                elif fn._asap:
+                    leaves.append(fn)
                 else:
                     heappush(ready, (-fn._seq, fn))
+            if len(leaves) > 1 and not node._asap:  # all of them this node's
+                others = {entry[1] for entry in ready}
+                leaves = leaves_in_turn(node._next, leaves, others, deps, needed)
+                leaves.reverse()
             # Let go of this node's gradients (and of what the observers were shown): an
             # AccumulateGrad may then own one uncopied, with a view open or not.
             grad = outs = g = seen = None

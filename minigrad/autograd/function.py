@@ -98,6 +98,7 @@ class Function:
 
     node_name: str | None = None
     namespaced = False
+    not_implemented = False  # PyTorch's NotImplemented node: runs first, and raises
     _Node: type[BackwardNode]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -106,11 +107,13 @@ class Function:
         module = "builtins" if cls.__module__.startswith("minigrad.") else __name__
         namespace = "minigrad::autograd::" if cls.namespaced else ""
         bases = (BackwardNode,) if getattr(cls, "_array", False) else (MultiOutput, BackwardNode)
+        error = cls.not_implemented
         cls._Node = type(
             name,
             bases,
-            {"_function": cls, "__module__": module, "_namespace": namespace},
+            {"_function": cls, "__module__": module, "_namespace": namespace, "_asap": error},
         )
+        cls._Node._raises = error
         cls._Node._run = cls._node_run  # the engine calls node._run(grad)
         cls._Node._run_graph = cls._node_run  # ... or, under create_graph, node._run_graph(grad)
 

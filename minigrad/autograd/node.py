@@ -44,6 +44,10 @@ class Node:
     _metadata: dict | None = None
     _owner: Node | None = None  # an OutputEdge: the multi-output node (see multi_output.py)
     _past_t: Node | None = None  # Linear's addmm: its weight's T, run by the plain walk itself
+    # PyTorch's sequence number UINT64_MAX (AccumulateGrad, NotImplemented): run as soon as
+    # ready, ties broken as PyTorch's heap breaks them (ready_order.py)
+    _asap = False
+    _raises = False  # NotImplemented: it raises whatever it gets, even no gradient at all
 
     _namespace = ""  # PyTorch's C++-only nodes answer name() with "torch::autograd::"
     _prints_bare = False  # AccumulateGrad: repr without its module, as a built-in node

@@ -2,9 +2,11 @@
 
 The same walk as ``engine._run``, in the same order, without the tests for what is
 not there (anomaly mode, ``autograd.grad``'s capture, ``create_graph``, several
-roots), a leaf's ``AccumulateGrad`` run as soon as it is ready without a turn
-through the heap, and a gradient handed to its node in the heap entry (a buffer only for
-a node that waits for several edges): a small model's backward is mostly per-node cost.
+roots, ``NotImplemented`` nodes: the general walk takes those), a leaf's
+``AccumulateGrad`` run as soon as it is ready without a turn through the heap (leaves
+ready together in PyTorch's order, ``ready_order.py``), and a gradient handed to its node
+in the heap entry (a buffer only for a node that waits for several edges): a small model's
+backward is mostly per-node cost.
 A layer's graph is mostly a chain (each node makes one other node ready): the node that
 became ready is run next without a turn through the heap, unless the heap holds a newer
 one, so the order stays the heap's (newest first). A Linear layer's weight reaches addmm
@@ -22,9 +24,10 @@ import numpy as np
 
 from .._quiet import loud, quiet
 from .accumulate_grad import AccumulateGrad
-from .engine import _array, observers
+from .engine import _array, observers, run_backward
 from .multi_output import Gradients
 from .node import Node
+from .ready_order import leaves_in_turn
 from .saved_values import _FREED
 from .zero_grads import buffer_sum
 
@@ -48,13 +51,16 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 else:
                     deps[fn] = 1
                     if type(fn) is not AccumulateGrad:  # a leaf's node leads nowhere
+                        if fn._asap:  # NotImplemented: it may tie with leaves, and raises
+                            run_backward(((root, seed),), retain_graph)
+                            return
                         stack.append(fn)
     # a gradient travels with its node: in the heap entry, or in ``leaves``; only a node
     # that waits for several edges keeps a buffer until the last one has delivered
     buffers: dict[Node, np.ndarray] = {}
     ready: list = []  # (-sequence number, node, gradient): the newest first
     node, grad = root, seed
-    leaves: list = []  # (seq, AccumulateGrad, gradient) ready: run at once, off the heap
+    leaves: list = []  # (AccumulateGrad, gradient) ready: run at once, off the heap
     watchers = tuple(observers) if observers else ()  # none: the usual pass, no loops
     notify = []
     if watchers:
@@ -120,7 +126,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     old = buffers.pop(fn)
                     g = old if g is None else buffer_sum(old, g)
                 if type(fn) is AccumulateGrad:
-                    leaves.append((fn._seq, fn, g))
+                    leaves.append((fn, g))
                 elif follow is None:
                     follow, follow_grad = fn, g
                 elif fn._seq > follow._seq:  # the newer runs next, the older waits its turn
@@ -130,11 +136,11 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     heappush(ready, (-fn._seq, fn, g))
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
             grad = outs = g = None
-            if leaves:  # what the heap would pop next: these, newest first (their priority)
-                if len(leaves) > 1:  # by sequence number: unique, so fn is never compared
-                    leaves.sort()
+            if leaves:  # what the heap would pop next: these (their priority)
+                if len(leaves) > 1:  # in PyTorch's order (ready_order.py)
+                    leaves = _in_turn(node._next, leaves, ready, follow, past, deps)
                 while leaves:
-                    _, fn, grad = leaves.pop()  # the list lets go: ``grad`` is ours alone
+                    fn, grad = leaves.pop()  # the list lets go: ``grad`` is ours alone
                     if grad is None:
                         if fn._hooked:
                             fn._hooks_on_none()
@@ -187,3 +193,16 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
 def _disjoint(nodes, deps: dict) -> bool:
     """No node below the root (``deps``) is named: a set operation over the smaller side."""
     return deps.keys().isdisjoint(nodes.keys() if isinstance(nodes, dict) else nodes)
+
+
+def _in_turn(edges: tuple, leaves: list, ready: list, follow, past, deps: dict) -> list:
+    """``leaves`` (pairs) in PyTorch's order, the first to run last: the nodes ready besides
+    them are the heap's, ``follow``, and Linear's ``T`` when the walk runs it (``past``)."""
+    others = {entry[1] for entry in ready}
+    if follow is not None:
+        others.add(follow)
+    if past is not None:  # T is addmm's third edge
+        others.add(edges[2])
+    grads = dict(leaves)
+    order = leaves_in_turn(edges, [fn for fn, _ in leaves], others, deps)
+    return [(fn, grads[fn]) for fn in reversed(order)]

@@ -101,6 +101,7 @@ class FloorDivide(ArrayFunction):
 
     node_name = "NotImplemented"
     namespaced = True
+    not_implemented = True
     broadcasts = True
 
     @staticmethod

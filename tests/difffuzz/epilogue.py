@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from .program import Ref, Stmt
 
+_HOOK_EVERY_LEAF = (
+    "for _i, _x in enumerate([{leaves}]):\n"
+    "    _x.register_hook(lambda g, _i=_i: show(('hook', _i)))"
+)
+
 ENDINGS: dict[str, tuple[str, float]] = {
     "backward": ("{rs}.backward()", 6),
     "gradient": ("{r}.backward(gradient={g})", 2),
@@ -28,6 +33,17 @@ ENDINGS: dict[str, tuple[str, float]] = {
     "hook_leaf": ("_h = {leaf}.register_hook(lambda g: g * 3)\n{rs}.backward()", 1),
     "hook_removed": ("_h = {leaf}.register_hook(lambda g: g * 3)\n_h.remove()\n{rs}.backward()", 1),
     "hook_result": ("_h = {r}.register_hook(lambda g: g + 1)\n{rs}.backward()", 1),
+    # the order of the leaves' hooks: leaves ready together run in the order of PyTorch's
+    # heap (minigrad/autograd/ready_order.py), in each of the engine's walks
+    "hooks_all_leaves": (f"{_HOOK_EVERY_LEAF}\n{{rs}}.backward()", 1.5),
+    "hooks_all_leaves_grad": (
+        f"{_HOOK_EVERY_LEAF}\nshow(T.autograd.grad({{rs}}, [{{leaves}}], allow_unused=True))",
+        0.7,
+    ),
+    "hooks_all_leaves_create_graph": (
+        f"{_HOOK_EVERY_LEAF}\n{{rs}}.backward(create_graph=True)",
+        0.7,
+    ),
     "retain_grad": ("{r}.retain_grad()\n{rs}.backward()\nshow({r}.grad)", 1),
     "detach": ("_d = {r}.detach()\nshow(_d)\n{rs}.backward()", 1),
     "no_grad_result": ("with T.no_grad():\n    _n = {r} * 2\nshow(_n)", 1),

@@ -1,0 +1,118 @@
+"""The order in which PyTorch runs leaves that become ready together.
+
+PyTorch's engine keeps the ready nodes in a ``std::priority_queue`` ordered by sequence
+number, newest first, and gives every ``AccumulateGrad`` the largest one (``UINT64_MAX``), so
+that a leaf's gradient is stored as soon as it is complete. Leaves that one node makes ready
+together (``x + b``, ``torch.stack([x, b, c, d])``) therefore tie, and the heap's own sifting
+decides which runs first: not the edge order, not the creation order, but what libstdc++'s
+``push_heap`` and ``pop_heap`` do with equal keys. Their hooks show that order
+(``x + b``: x's, then b's; ``stack([x, b, c, d])``: x, c, b, d).
+
+Which leaf comes out next depends only on where the leaves sit in the heap, and that depends
+on the heap's size and on which pushes were leaves, never on the other nodes' sequence
+numbers: a leaf outranks every other node, so the leaves fill the top of the heap and every
+other node only moves below them. ``leaf_order`` replays the heap with two keys (leaf or not)
+and is cached: the everyday passes never ask (one leaf at a time), a graph that does asks
+for a handful of shapes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Sequence
+from functools import lru_cache
+
+__all__ = ["leaf_order", "leaves_in_turn"]
+
+
+def leaves_in_turn(
+    edges: Sequence, leaves: list, ready: Collection, deps: dict, needed: Collection | None = None
+) -> list:
+    """``leaves``, the AccumulateGrads that one node has just made ready, in PyTorch's order.
+
+    ``edges``: that node's ``_next`` (or the roots of a pass, as given); ``ready``: the nodes
+    now ready besides the leaves, those this node made ready included; ``deps``: the engine's
+    counts of edges still to come. Where minigrad's queue differs from PyTorch's, this counts
+    PyTorch's: a multi-output node is one node there, ready once all its outputs are (here
+    one ``OutputEdge`` per output), and ``autograd.grad`` queues only the ``needed`` nodes.
+    """
+    queued = (lambda fn: True) if needed is None else needed.__contains__
+    last = {fn: i for i, fn in enumerate(edges) if fn is not None}  # ready at its last edge
+    now = [fn for fn in last if fn in ready]
+    waiting = Counter(fn._owner for fn in ready if fn._owner is not None)
+    before = [fn for fn in ready if fn not in last]  # in the queue before this node ran
+    pending = sum(1 for fn in before if fn._owner is None and queued(fn))
+    owners = Counter(fn._owner for fn in before if fn._owner is not None)
+    pending += sum(1 for o, n in owners.items() if n == deps[o] and queued(o))
+    # an owner is queued at the last of its outputs that this node made ready
+    owner_at = {fn._owner: last[fn] for fn in now if fn._owner is not None}
+    pushed = []
+    for fn, i in sorted(last.items(), key=lambda item: item[1]):
+        if fn in leaves:
+            if queued(fn):
+                pushed.append(fn)
+        elif fn in ready and queued(fn._owner or fn):
+            if fn._owner is None:
+                pushed.append(None)
+            elif owner_at[fn._owner] == i and waiting[fn._owner] == deps[fn._owner]:
+                pushed.append(None)
+    in_queue = [fn for fn in pushed if fn is not None]
+    order = leaf_order(pending, tuple([fn is not None for fn in pushed]))
+    return [in_queue[i] for i in order] + [fn for fn in leaves if fn not in in_queue]
+
+
+@lru_cache(maxsize=256)
+def leaf_order(pending: int, pushes: tuple[bool, ...]) -> tuple[int, ...]:
+    """The order PyTorch pops the leaves of ``pushes``: the nodes one node makes ready, in
+    the order of its edges (True for a leaf's AccumulateGrad), pushed onto a heap holding
+    ``pending`` other nodes. Answers indices into the leaves alone (0 the first pushed)."""
+    heap: list[int] = [-1] * pending  # -1: any node but a leaf; a leaf: its index
+    n_leaves = 0
+    for is_leaf in pushes:
+        if is_leaf:
+            _push(heap, n_leaves)
+            n_leaves += 1
+        else:
+            _push(heap, -1)
+    return tuple([_pop(heap) for _ in range(n_leaves)])
+
+
+def _less(a: int, b: int) -> bool:
+    """``CompareNodeTaskTime``: a leaf outranks a node, and two leaves tie."""
+    return a < 0 <= b
+
+
+def _push(heap: list, value: int) -> None:
+    """``std::push_heap``: the new item climbs while its parent ranks lower."""
+    hole = len(heap)
+    heap.append(value)
+    while hole > 0 and _less(heap[(hole - 1) // 2], value):
+        heap[hole] = heap[(hole - 1) // 2]
+        hole = (hole - 1) // 2
+    heap[hole] = value
+
+
+def _pop(heap: list) -> int:
+    """``std::pop_heap`` as libstdc++ writes it (``__adjust_heap``): the hole left at the top
+    sinks to a leaf of the tree along the higher-ranked child (the right one at a tie), then
+    the last item climbs back from there."""
+    top, value = heap[0], heap.pop()
+    size = len(heap)
+    if size == 0:
+        return top
+    hole = child = 0
+    while child < (size - 1) // 2:
+        child = 2 * (child + 1)
+        if _less(heap[child], heap[child - 1]):
+            child -= 1
+        heap[hole] = heap[child]
+        hole = child
+    if size % 2 == 0 and child == (size - 2) // 2:
+        child = 2 * (child + 1)
+        heap[hole] = heap[child - 1]
+        hole = child - 1
+    while hole > 0 and _less(heap[(hole - 1) // 2], value):
+        heap[hole] = heap[(hole - 1) // 2]
+        hole = (hole - 1) // 2
+    heap[hole] = value
+    return top

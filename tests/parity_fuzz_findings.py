@@ -1198,4 +1198,81 @@ FUZZ_FINDINGS: dict[str, str] = {
         graph(y)
         show(y.grad_fn.next_functions[0][0].name())
     """,
+    # The order of leaves' hooks (the fuzzer's hooks_all_leaves endings): PyTorch gives every
+    # AccumulateGrad and NotImplemented node the largest sequence number, so leaves made ready
+    # together tie in its heap, which orders them (minigrad/autograd/ready_order.py)
+    "hooks_of_leaves_made_ready_together": """
+        x, b, c, d = (T.tensor([1., 2.], requires_grad=True) for _ in range(4))
+        for name, leaf in zip("xbcd", (x, b, c, d)):
+            leaf.register_hook(lambda g, name=name: show(name))
+        for y in (x + b, x * b + c, x * b + c * d, T.stack([x, b, c, d]), T.cat([x, b, c, d]) * 2,
+                  x + b + c + d, (x + b) * (c + d), T.where(x > 1, b, c), T.stack([x, b, c, d, x])):
+            show("pass")
+            y.sum().backward()
+        show(x.grad, b.grad, c.grad, d.grad)
+    """,
+    "hooks_of_leaves_in_each_walk": """
+        x, b, c, d = (T.tensor([1., 2.], requires_grad=True) for _ in range(4))
+        for name, leaf in zip("xbcd", (x, b, c, d)):
+            leaf.register_hook(lambda g, name=name: show(name))
+        y = (T.stack([x, b, c, d]) * T.stack([d, c, b, x])).sum()
+        show(T.autograd.grad(y, [x, b, c, d], retain_graph=True))
+        show(T.autograd.grad(y, [d, b], retain_graph=True))
+        y.backward(create_graph=True)
+        T.autograd.backward([(x * b).sum(), (c * d).sum(), (x + d).sum()])
+        T.autograd.backward([x, b, c, x], [T.ones(2)] * 4)
+        show(x.grad, d.grad)
+    """,
+    "hooks_of_leaves_with_other_nodes_waiting": """
+        x, b, c, d, p, q = (T.tensor([1., 2.], requires_grad=True) for _ in range(6))
+        for name, leaf in zip("xbcdpq", (x, b, c, d, p, q)):
+            leaf.register_hook(lambda g, name=name: show(name))
+        e, f = x.exp(), b.exp()
+        y = T.stack([e, x, f, b, c, e * f, d, x * c])
+        y.sum().backward()
+        u, v = T.stack([x, b]).unbind()
+        (T.cat([u, c, v, d]) * T.cat([v, d, u, c])).sum().backward()
+        s = p.exp().sum()  # waits in the heap while stack's leaves are ready: 1 node
+        (T.stack([x, b, c, d]).sum() + s).backward()
+        u, v = T.stack([p.exp(), q.exp()]).unbind()  # unbind waits: 1 node, 2 outputs
+        w = T.stack([x, b, c, d]).sum()
+        ((u + v).sum() + w).backward()
+        u, v = T.stack([p.exp(), q.exp()]).unbind()  # unbind waits for v: not in the heap
+        w = T.stack([x, b, c, d]).sum()
+        (u.sum() + w + v.sum()).backward()
+        u, v = T.stack([p.exp(), q.exp()]).unbind()  # queued once, when v is ready
+        T.stack([x, u, b, c, v, d]).sum().backward()
+        u, v = T.stack([p.exp(), q.exp()]).unbind()  # not queued: v's gradient is to come
+        sv = v.sum()
+        (sv + T.stack([x, u, b, c, d]).sum()).backward()
+        show(T.autograd.grad(T.stack([x, b, c, d]).sum() + s, [x, b, d], retain_graph=True))
+        e = q.exp().sum()  # not asked for: not queued
+        show(T.autograd.grad(T.stack([x, b, c, d]).sum() + e, [x, b, d, c]))
+        lin = T.nn.Linear(2, 3)
+        lin.weight.register_hook(lambda g: show("weight"))
+        lin.bias.register_hook(lambda g: show("bias"))
+        lin(T.stack([x, b])).sum().backward()
+    """,
+    "not_implemented_runs_first_and_raises_without_a_gradient": """
+        b = T.tensor([-1.27, 2.6, 1.0, 1.0], requires_grad=True)
+        f = T.tensor([-1.4, 1.2, -1.5, -5.6])
+        l = T.tensor([1.0, -1.0, -4.9, -1.0], requires_grad=True)
+        l.register_hook(lambda g: show("l"))
+        for y in (T.cat([l, b // f]), T.cat([b // f, l]), (b // 2) * l):
+            try:
+                y.sum().backward()
+            except RuntimeError as e:
+                show(str(e), l.grad)
+
+        class NoGradient(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 1
+
+            @staticmethod
+            def backward(ctx, g):
+                return None
+
+        (NoGradient.apply(b // f) + l).sum().backward()
+    """,
 }

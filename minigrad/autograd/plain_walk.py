@@ -138,7 +138,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             grad = outs = g = None
             if leaves:  # what the heap would pop next: these (their priority)
                 if len(leaves) > 1:  # in PyTorch's order (ready_order.py)
-                    leaves = _in_turn(node._next, leaves, ready, follow, past, deps)
+                    leaves = _in_turn(node._next, leaves, ready, follow, deps)
                 while leaves:
                     fn, grad = leaves.pop()  # the list lets go: ``grad`` is ours alone
                     if grad is None:
@@ -195,14 +195,14 @@ def _disjoint(nodes, deps: dict) -> bool:
     return deps.keys().isdisjoint(nodes.keys() if isinstance(nodes, dict) else nodes)
 
 
-def _in_turn(edges: tuple, leaves: list, ready: list, follow, past, deps: dict) -> list:
+def _in_turn(edges: tuple, leaves: list, ready: list, follow, deps: dict) -> list:
     """``leaves`` (pairs) in PyTorch's order, the first to run last: the nodes ready besides
-    them are the heap's, ``follow``, and Linear's ``T`` when the walk runs it (``past``)."""
+    them are the heap's and ``follow``. (Linear's ``T``, when the walk runs it, is addmm's
+    last edge, after its two possible leaves: a node queued after two leaves never changes
+    their order.)"""
     others = {entry[1] for entry in ready}
     if follow is not None:
         others.add(follow)
-    if past is not None:  # T is addmm's third edge
-        others.add(edges[2])
     grads = dict(leaves)
     order = leaves_in_turn(edges, [fn for fn, _ in leaves], others, deps)
     return [(fn, grads[fn]) for fn in reversed(order)]

@@ -1275,4 +1275,18 @@ FUZZ_FINDINGS: dict[str, str] = {
 
         (NoGradient.apply(b // f) + l).sum().backward()
     """,
+    # (--replay 8442 of 20,000): F.linear of a vector (or a 3-d batch) views the input before
+    # it transposes the weight, as PyTorch's _flatten_nd_linear: its T is the newer node and
+    # runs first, so the weight's hook comes before the input's
+    "linear_of_a_vector_views_the_input_before_transposing_the_weight": """
+        for shape in ((4,), (2, 2, 4)):
+            f = T.ones(shape, requires_grad=True)
+            j = T.ones(3, 4, requires_grad=True)
+            k = T.ones(3, requires_grad=True)
+            for name, leaf in zip("fjk", (f, j, k)):
+                leaf.register_hook(lambda g, name=name: show(name))
+            y = T.nn.functional.linear(f, j, k)
+            graph(y)
+            y.sum().backward()
+    """,
 }

@@ -74,24 +74,24 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         out = Addmm.of_weight(bias, input, weight)  # a batch: weight.t() recorded with it
         if out is not None:
             return out
-    w_t = S.T.apply(weight)
     ndim = input._data.ndim
     if ndim == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D"
         )
     if bias is None:
-        return FL.matmul(input, w_t)
+        return FL.matmul(input, S.T.apply(weight))
     if ndim == 2:
-        return Addmm.apply(bias, input, w_t)
+        return Addmm.apply(bias, input, S.T.apply(weight))
     if input.is_contiguous() and bias._data.ndim == 1 and bias.is_contiguous():  # as PyTorch
         lead = input._data.shape[:-1]
         rows = 1
         for d in lead:
             rows *= d
-        out = Addmm.apply(bias, S.View.apply(input, (rows, input._data.shape[-1])), w_t)
+        flat = S.View.apply(input, (rows, input._data.shape[-1]))  # before weight.t(), as there
+        out = Addmm.apply(bias, flat, S.T.apply(weight))
         return S.View.apply(out, lead + out._data.shape[1:])
-    return FL.matmul(input, w_t).add_(bias)
+    return FL.matmul(input, S.T.apply(weight)).add_(bias)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:

@@ -1289,4 +1289,29 @@ FUZZ_FINDINGS: dict[str, str] = {
             graph(y)
             y.sum().backward()
     """,
+    # (--replay 1002352 of seed 1): PyTorch's CopySlices releases the op it wraps after a
+    # backward pass, even one that saved nothing (t[0] = 3), and refuses a second pass;
+    # IndexPutBackward0 saves its indices (t[[0]] = 3)
+    "a_second_backward_through_copy_slices_or_index_put": """
+        h = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        for index, value in ((0, 3.0), (None, h), ((slice(None), 0), h[1]), ([0], 3.0),
+                             (..., h), (slice(None), h)):
+            t = h.clone()
+            t[index] = value
+            graph(t)
+            loss = t.sum()
+            loss.backward()
+            try:
+                loss.backward()
+            except RuntimeError as e:
+                show(str(e))
+            show(h.grad)
+        t = h.clone()
+        t.t().add_(h)
+        loss = t.sum()
+        loss.backward(retain_graph=True)
+        loss.backward()
+        show(h.grad)
+        loss.backward()
+    """,
 }

@@ -1335,4 +1335,23 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(y)
         graph(y)
     """,
+    # (--replay 1013133 of seed 1): an output of split, unbind, chunk ... made in grad mode
+    # from a tensor that needs no grad (and any view of it) may not change in place with a
+    # gradient: PyTorch's MULTI_OUTPUT_NODE creation meta, with no grad_fn to name
+    "in_place_with_a_gradient_on_an_output_of_split_that_needs_no_grad": """
+        f = T.tensor([0.0, 1.0, 0.7], requires_grad=True)
+        for make in (lambda a: a.split([1, 3])[1], lambda a: a.unbind()[0],
+                     lambda a: a.chunk(2)[1][0:1], lambda a: a[1:].split(1)[0]):
+            a = T.tensor([-0.35, -1.0, 0.7, 3.9])
+            part = make(a)
+            part.mul_(2)  # no gradient: allowed
+            try:
+                part.add_(f[: part.numel()].reshape(part.shape))
+            except RuntimeError as e:
+                show(str(e))
+        a = T.tensor([-0.35, -1.0, 0.7, 3.9])
+        part = a.split(2)[0]
+        a.add_(T.ones(4, requires_grad=True))
+        show(part * 1)
+    """,
 }

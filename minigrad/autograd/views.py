@@ -25,7 +25,7 @@ import numpy as np
 
 from ..tensor import Tensor, new_tensor
 from .accumulate_grad import node_of
-from .multi_output import multi_view_error
+from .multi_output import MULTI_OUTPUT, MULTI_VIEW_ADVICE, multi_view_error
 from .node import Node, sequence
 from .saved_values import _FREED, _SECOND_BACKWARD
 
@@ -177,6 +177,10 @@ def no_grad_view_error(view: Tensor, indirect: bool) -> RuntimeError:
     place with grad mode on (``indirect``: its base or another view of it changed, seen when
     the view is used next): whether the change should be recorded is ambiguous."""
     modified = "its base or another view of its base has been" if indirect else "is being"
+    if view._no_grad_view is MULTI_OUTPUT:  # of split, unbind ... in grad mode, no grad
+        advice = " " + MULTI_VIEW_ADVICE
+    else:
+        advice = _NO_GRAD_ADVICE
     fn = view._grad_fn
     if fn is None:
         head = "A view was created in no_grad mode and"
@@ -186,9 +190,7 @@ def no_grad_view_error(view: Tensor, indirect: bool) -> RuntimeError:
             f"Output {getattr(fn, '_nr', 0)} of {name} is a view of a view which was created "
             "in no_grad mode and"
         )
-    return RuntimeError(
-        f"{head} {modified} modified inplace with grad mode enabled.{_NO_GRAD_ADVICE}"
-    )
+    return RuntimeError(f"{head} {modified} modified inplace with grad mode enabled.{advice}")
 
 
 def rebase_view(view: Tensor, fn: Node) -> None:

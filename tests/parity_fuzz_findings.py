@@ -1289,4 +1289,17 @@ FUZZ_FINDINGS: dict[str, str] = {
             graph(y)
             y.sum().backward()
     """,
+    # (--replay 1004571 of seed 1): the gradient of a p-norm with p < 1 (or p > 1) takes
+    # |x| ** (p - 1) and norm ** (1 - p) from PyTorch's pow kernel (-0.5 is 1 / sqrt(x)),
+    # not numpy's float32 power: 1. where numpy's gave 0.99999994
+    "vector_norm_gradient_uses_the_pow_kernel": """
+        for values in ([4.5], [4.5, 1.5], [2.0, -3.0, 0.7516]):
+            for p in (0.5, 1.5, 3.0):
+                a = T.tensor(values, requires_grad=True)
+                T.linalg.vector_norm(a, p).backward()
+                show(a.grad, a.grad.tolist())
+        a = T.tensor([4.5], requires_grad=True)
+        T.linalg.vector_norm(a, 0.5).backward()
+        show(a.grad.item() == 1.0)
+    """,
 }

@@ -1302,4 +1302,21 @@ FUZZ_FINDINGS: dict[str, str] = {
         T.linalg.vector_norm(a, 0.5).backward()
         show(a.grad.item() == 1.0)
     """,
+    # (--replay 1013712 of seed 1): a copy of an expanded tensor (to(dtype), clone()) is laid
+    # out as PyTorch's preserve_format: infer_dense_strides, where a stride-0 dim has no say,
+    # so flatten() of it is a view (ViewBackward0) and a permuted one keeps its dims' order
+    "copy_of_an_expanded_tensor_is_laid_out_as_preserve_format": """
+        a = T.tensor([[-0.38, 2.43, 1.5]]).expand(2, 2, 3).requires_grad_()
+        for c in (a.to(T.float64), a.double(), a.clone(), a.float()):
+            y = c.flatten()
+            show(c.is_contiguous(), y.grad_fn)
+            graph(y)
+        for d in (
+            T.ones(2, 1, 3).expand(2, 4, 3).permute(2, 0, 1),
+            T.ones(4, 1, 1).expand(4, 2, 3).permute(1, 2, 0),
+            T.ones(3, 1).expand(3, 4),
+        ):
+            for c in (d.clone(), d.double()):
+                show(c.is_contiguous(), c.transpose(0, 1).is_contiguous())
+    """,
 }

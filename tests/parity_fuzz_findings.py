@@ -1309,5 +1309,6 @@ FUZZ_FINDINGS: dict[str, str] = {
         y = (-2.5 ** b).reshape(-1, 3)
         show(y)
         graph(y)
+        show(-1 ** T.tensor(-1.2, requires_grad=True), 2 ** T.tensor([[3]]).mT)
     """,
 }

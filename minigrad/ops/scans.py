@@ -11,18 +11,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
+from ..tensor import Tensor, wrap_dim
 from ._common import LEGACY_NAMES, c_order
 from ._norm_kernel import norm_sum
 from ._reduction_ties import reduced_extreme
 from .arithmetic import MaskedFill
 from .namespace import NumpyNamespace, namespace
+from .powers import scalar_power
 from .reduction import reduce_dims
 
 
 def _integer_result(a: np.ndarray) -> np.dtype | None:
     """PyTorch sums and multiplies bools and integers in int64."""
     return np.dtype(np.int64) if a.dtype.kind in "biu" else None
+
+
+def _power(x, e):
+    """``x ** e`` as PyTorch's pow kernel computes it (``|x| ** -0.5`` is ``1 / sqrt(|x|)``),
+    on arrays; on Tensors (under create_graph) the Pow op, which does the same."""
+    return x**e if isinstance(x, Tensor) else scalar_power(np.asarray(x), e)
 
 
 class Prod(ArrayFunction):
@@ -257,10 +264,10 @@ class VectorNorm(ArrayFunction):
             count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(dtype))
             return xp.sign(a) * ((grad / count) * xp.constant(hits.astype(dtype)))
         if p < 1:
-            scaled = xp.sign(a) * MaskedFill.call(xp.abs(a) ** (p - 1), values == 0)
-            return scaled * grad * norm ** (1 - p)
+            scaled = xp.sign(a) * MaskedFill.call(_power(xp.abs(a), p - 1), values == 0)
+            return scaled * grad * _power(norm, 1 - p)
         if p < 2:
-            scaled = xp.sign(a) * xp.abs(a) ** (p - 1)
+            scaled = xp.sign(a) * _power(xp.abs(a), p - 1)
         else:
-            scaled = a * xp.abs(a) ** (p - 2)
-        return scaled * MaskedFill.call(grad / norm ** (p - 1), norms == 0)
+            scaled = a * _power(xp.abs(a), p - 2)
+        return scaled * MaskedFill.call(grad / _power(norm, p - 1), norms == 0)

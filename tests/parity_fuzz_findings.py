@@ -1394,4 +1394,16 @@ FUZZ_FINDINGS: dict[str, str] = {
         y.add_(T.tensor([[1.0]]))
         y.backward(T.ones(1, 1))
     """,
+    # (seed 2, --replay 2011879): an in-place op checks the broadcast shape before it computes
+    # (the shape error, not the integer division by zero)
+    "in_place_checks_the_shape_before_dividing": """
+        t = T.tensor([1, 1, 2, -2], dtype=T.int32) * 1
+        for d in (T.zeros(2, 4, dtype=T.int32), T.zeros(3, dtype=T.int32)):
+            for op in (t.__imod__, t.__ifloordiv__, t.remainder_, t.floor_divide_):
+                try:
+                    op(d)
+                except RuntimeError as e:
+                    show(str(e))
+        t %= T.zeros(4, dtype=T.int32)
+    """,
 }

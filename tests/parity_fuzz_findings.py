@@ -1289,4 +1289,23 @@ FUZZ_FINDINGS: dict[str, str] = {
             graph(y)
             y.sum().backward()
     """,
+    # (seed 0: 10787, 11615, 12403; seed 1: 1009229): under create_graph PyTorch's input
+    # buffer adds out of place, so sgn's efficient zeros (abs, l1_loss) meeting another
+    # gradient give AddBackward0 with a None edge, and the other gradient's values (its -0.)
+    "create_graph_adds_sgn_zeros_with_a_recorded_sum": """
+        x = T.tensor([1.0, -2.0], requires_grad=True)
+        w = T.tensor([-0.0, 0.0], requires_grad=True)
+        for y in ((x.sgn() * 1).sum() + (x * w).sum(), (x * w).sum() + x.sgn().sum()):
+            (g,) = T.autograd.grad(y, x, create_graph=True)
+            show(g)
+            graph(g)
+        (g,) = T.autograd.grad(x.sgn().sum() + x.sgn().sum(), x, create_graph=True)
+        show(g)
+        b = T.tensor([6.0, -0.5], requires_grad=True)
+        t = T.nn.functional.mse_loss(abs(b), T.tensor([3.36, 1.0]), reduction="sum")
+        (g,) = T.autograd.grad(t, b, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), b, create_graph=True)
+        show(h)
+        graph(h)
+    """,
 }

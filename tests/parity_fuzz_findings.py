@@ -1308,4 +1308,15 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(h)
         graph(h)
     """,
+    # (seed 1, --replay 1007552): float32 ** float64: the exponent's gradient takes log of the
+    # base in the result's dtype (PyTorch's pow_backward_exponent: self.to(promoted).log())
+    "pow_exponent_gradient_logs_the_base_in_the_result_dtype": """
+        c = T.tensor([3.0, 0.8832], requires_grad=True)
+        j = T.tensor([1.2, 0.7], dtype=T.float64, requires_grad=True)
+        (c ** j).sum().backward()
+        show(j.grad, c.grad)
+        (g,) = T.autograd.grad((c ** j).sum(), j, create_graph=True)
+        show(g)
+        graph(g)
+    """,
 }

@@ -80,6 +80,24 @@ def test_before_backward_the_steps_are_the_predicted_order():
     view.close()
 
 
+def test_a_hooked_leaf_is_drawn_without_calling_its_hook():
+    """The predicted order runs no hook: a learner's ``lambda g: g * 2`` would fail on None."""
+    require_program("dot")
+    v, out = seed()
+    w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    calls = []
+    for leaf in (v, w):
+        leaf.register_hook(lambda g: calls.append(g) or g * 2)
+    out = out + (w * w).sum()
+    view = GraphView(out)
+    view.flush()
+    assert view.predicted and calls == []
+    out.backward()
+    assert len(calls) == 2
+    assert np.array_equal(w.grad.numpy(), [4.0, 8.0])
+    view.close()
+
+
 def test_after_backward_the_view_shows_the_engines_walk(engine_log):
     require_program("dot")
     v, out = seed()

@@ -1319,4 +1319,14 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(g)
         graph(g)
     """,
+    # (seed 2, --replay 2002026): number ** tensor is C-ordered whatever the exponent's layout
+    # (PyTorch's pow(Scalar, Tensor) sets its output without strides): reshape is then a view
+    "number_to_a_transposed_tensor_is_contiguous": """
+        b = T.tensor([[0.1, 2.56], [0.4, -3.0], [1.0, 3.66]]).transpose(1, 0).requires_grad_()
+        for y in (2.5 ** b, T.pow(2.5, b), 2 ** b.detach().long(), b ** 2.5):
+            show(y.is_contiguous())
+        y = (-2.5 ** b).reshape(-1, 3)
+        show(y)
+        graph(y)
+    """,
 }

@@ -1329,4 +1329,17 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(y)
         graph(y)
     """,
+    # (with seed 1's 1005985): an in-place op whose gradient reads self saves a clone of the
+    # old self, made after the op's node (PyTorch's original_self): the newer CloneBackward0
+    # runs first in a double backward, so the gradients of the old self are added in its order
+    "inplace_op_clones_its_old_self_after_making_its_node": """
+        x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = x.sin()
+        y.pow_(3.0)
+        y.mul_(x)
+        (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), x, create_graph=True)
+        show(h)
+        graph(h)
+    """,
 }

@@ -1342,4 +1342,17 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(h)
         graph(h)
     """,
+    # (seed 1: 1005985): vector_norm's gradient for p other than 0, 1, 2, inf raises |x| to a
+    # power in place (PyTorch's norm_backward: self.abs().pow_(p - 2)), so under create_graph
+    # the saved base is a clone; its nodes are made in PyTorch's order
+    "vector_norm_double_backward_powers_abs_in_place": """
+        d = T.tensor([[-0.5, 1.17], [0.0, -1.49], [-2.1, 0.0]], requires_grad=True)
+        for p in (0.5, 1.5, 3.0):
+            t = T.linalg.vector_norm(d, p, dim=1)
+            (g,) = T.autograd.grad(t.sum(), d, create_graph=True)
+            graph(g)
+            (h,) = T.autograd.grad((g * g).sum(), d, create_graph=True)
+            show(h)
+            graph(h)
+    """,
 }

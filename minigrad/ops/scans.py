@@ -256,11 +256,13 @@ class VectorNorm(ArrayFunction):
             hits = (np.abs(values) == norms) | np.isnan(values)
             count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(dtype))
             return xp.sign(a) * ((grad / count) * xp.constant(hits.astype(dtype)))
+        # |x| ** (p - 1) in place: its saved base is a clone (CloneBackward0); the nodes made
+        # in PyTorch's order (its C++ evaluates the right operand of a product first)
+        powered = xp.pow_(xp.abs(a), p - 1 if p < 2 else p - 2)
         if p < 1:
-            scaled = xp.sign(a) * MaskedFill.call(xp.abs(a) ** (p - 1), values == 0)
-            return scaled * grad * norm ** (1 - p)
-        if p < 2:
-            scaled = xp.sign(a) * xp.abs(a) ** (p - 1)
-        else:
-            scaled = a * xp.abs(a) ** (p - 2)
+            powered = MaskedFill.call(powered, values == 0)
+            scaled = xp.sign(a) * powered
+            power = norm ** (1 - p)
+            return scaled * grad * power
+        scaled = xp.sign(a) * powered if p < 2 else a * powered
         return scaled * MaskedFill.call(grad / norm ** (p - 1), norms == 0)

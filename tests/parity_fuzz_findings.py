@@ -1308,6 +1308,36 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(h)
         graph(h)
     """,
+    # (--replay 1004571 of seed 1): the gradient of a p-norm with p < 1 (or p > 1) takes
+    # |x| ** (p - 1) and norm ** (1 - p) from PyTorch's pow kernel (-0.5 is 1 / sqrt(x)),
+    # not numpy's float32 power: 1. where numpy's gave 0.99999994
+    "vector_norm_gradient_uses_the_pow_kernel": """
+        for values in ([4.5], [4.5, 1.5], [2.0, -3.0, 0.7516]):
+            for p in (0.5, 1.5, 3.0):
+                a = T.tensor(values, requires_grad=True)
+                T.linalg.vector_norm(a, p).backward()
+                show(a.grad, a.grad.tolist())
+        a = T.tensor([4.5], requires_grad=True)
+        T.linalg.vector_norm(a, 0.5).backward()
+        show(a.grad.item() == 1.0)
+    """,
+    # (--replay 1013712 of seed 1): a copy of an expanded tensor (to(dtype), clone()) is laid
+    # out as PyTorch's preserve_format: infer_dense_strides, where a stride-0 dim has no say,
+    # so flatten() of it is a view (ViewBackward0) and a permuted one keeps its dims' order
+    "copy_of_an_expanded_tensor_is_laid_out_as_preserve_format": """
+        a = T.tensor([[-0.38, 2.43, 1.5]]).expand(2, 2, 3).requires_grad_()
+        for c in (a.to(T.float64), a.double(), a.clone(), a.float()):
+            y = c.flatten()
+            show(c.is_contiguous(), y.grad_fn)
+            graph(y)
+        for d in (
+            T.ones(2, 1, 3).expand(2, 4, 3).permute(2, 0, 1),
+            T.ones(4, 1, 1).expand(4, 2, 3).permute(1, 2, 0),
+            T.ones(3, 1).expand(3, 4),
+        ):
+            for c in (d.clone(), d.double()):
+                show(c.is_contiguous(), c.transpose(0, 1).is_contiguous())
+    """,
     # (seed 1, --replay 1007552): float32 ** float64: the exponent's gradient takes log of the
     # base in the result's dtype (PyTorch's pow_backward_exponent: self.to(promoted).log())
     "pow_exponent_gradient_logs_the_base_in_the_result_dtype": """
@@ -1328,6 +1358,16 @@ FUZZ_FINDINGS: dict[str, str] = {
         y = (-2.5 ** b).reshape(-1, 3)
         show(y)
         graph(y)
+        show(-1 ** T.tensor(-1.2, requires_grad=True), 2 ** T.tensor([[3]]).mT)
+    """,
+    # (seed 2, --replay 2001957): float32 ** int64 tensor saves its float32 result (numpy's
+    # float64 power is cast), so an in-place change of the result is caught as in PyTorch
+    "pow_by_an_integer_tensor_watches_its_result": """
+        a = T.tensor([[0.17]], requires_grad=True)
+        y = a ** T.tensor([[-2]])
+        show(y)
+        y.add_(T.tensor([[1.0]]))
+        y.backward(T.ones(1, 1))
     """,
     # (with seed 1's 1005985): an in-place op whose gradient reads self saves a clone of the
     # old self, made after the op's node (PyTorch's original_self): the newer CloneBackward0

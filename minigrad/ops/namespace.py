@@ -81,7 +81,6 @@ class NumpyNamespace:
     cos = staticmethod(rounded_once(np.cos))
     sign = staticmethod(sign_of)  # the sign of nan is 0, as in PyTorch
     abs = staticmethod(np.abs)
-    pow_ = staticmethod(lambda x, exponent: x**exponent)
     where = staticmethod(np.where)
     matmul = staticmethod(np.matmul)
     swapaxes = staticmethod(np.swapaxes)
@@ -206,8 +205,6 @@ class TensorNamespace:
     cos = staticmethod(lambda x: x.cos())
     sign = staticmethod(lambda x: x.sgn())
     abs = staticmethod(lambda x: x.abs())
-    # in place, as PyTorch's formulas write it: the node saves a clone of the old base
-    pow_ = staticmethod(lambda x, exponent: x.pow_(exponent))
     matmul = staticmethod(lambda a, b: a @ b)
     swapaxes = staticmethod(lambda x, d0, d1: x.transpose(d0, d1))
 

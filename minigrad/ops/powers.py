@@ -131,7 +131,8 @@ class RPow(ArrayFunction):
     @staticmethod
     def forward(ctx, b, number):
         # always C-ordered: PyTorch's pow(Scalar, Tensor) sets its output without strides
-        out = np.ascontiguousarray(_power(int_operand(b, number), b))
+        out = _power(int_operand(b, number), b)
+        out = out if out.flags.c_contiguous else out.copy()
         ctx.save_for_backward(b, out)
         # a Python float: the product stays in the tensor's dtype, as PyTorch's Scalar log(base)
         ctx.number, ctx.log_base = number, float(np.log(number))

@@ -11,18 +11,28 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import ArrayFunction
-from ..tensor import wrap_dim
+from ..tensor import Tensor, wrap_dim
 from ._common import LEGACY_NAMES, c_order
 from ._norm_kernel import norm_sum
 from ._reduction_ties import reduced_extreme
 from .arithmetic import MaskedFill
 from .namespace import NumpyNamespace, namespace
+from .powers import scalar_power
 from .reduction import reduce_dims
 
 
 def _integer_result(a: np.ndarray) -> np.dtype | None:
     """PyTorch sums and multiplies bools and integers in int64."""
     return np.dtype(np.int64) if a.dtype.kind in "biu" else None
+
+
+def _power(x, e, in_place: bool = False):
+    """``x ** e`` as PyTorch's pow kernel computes it (``|x| ** -0.5`` is ``1 / sqrt(|x|)``),
+    on arrays; on Tensors (under create_graph) the Pow op, which does the same, ``in_place``
+    as PyTorch's ``pow_`` (its node then saves a clone of ``x``: ``CloneBackward0``)."""
+    if isinstance(x, Tensor):
+        return x.pow_(e) if in_place else x**e
+    return scalar_power(np.asarray(x), e)
 
 
 class Prod(ArrayFunction):
@@ -256,13 +266,13 @@ class VectorNorm(ArrayFunction):
             hits = (np.abs(values) == norms) | np.isnan(values)
             count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(dtype))
             return xp.sign(a) * ((grad / count) * xp.constant(hits.astype(dtype)))
-        # |x| ** (p - 1) in place: its saved base is a clone (CloneBackward0); the nodes made
-        # in PyTorch's order (its C++ evaluates the right operand of a product first)
-        powered = xp.pow_(xp.abs(a), p - 1 if p < 2 else p - 2)
+        # |x| ** (p - 1) in place, as PyTorch's; the nodes made in PyTorch's order (its C++
+        # evaluates the right operand of a product first)
+        powered = _power(xp.abs(a), p - 1 if p < 2 else p - 2, in_place=True)
         if p < 1:
             powered = MaskedFill.call(powered, values == 0)
             scaled = xp.sign(a) * powered
-            power = norm ** (1 - p)
+            power = _power(norm, 1 - p)
             return scaled * grad * power
         scaled = xp.sign(a) * powered if p < 2 else a * powered
-        return scaled * MaskedFill.call(grad / norm ** (p - 1), norms == 0)
+        return scaled * MaskedFill.call(grad / _power(norm, p - 1), norms == 0)

@@ -1242,6 +1242,8 @@ FUZZ_FINDINGS: dict[str, str] = {
         (u.sum() + w + v.sum()).backward()
         u, v = T.stack([p.exp(), q.exp()]).unbind()  # queued once, when v is ready
         T.stack([x, u, b, c, v, d]).sum().backward()
+        u, v = T.stack([p.exp(), q.exp()]).unbind()  # ... at u's last edge, after v's
+        T.stack([x, u, b, v, c, u, d]).sum().backward()
         u, v = T.stack([p.exp(), q.exp()]).unbind()  # not queued: v's gradient is to come
         sv = v.sum()
         (sv + T.stack([x, u, b, c, d]).sum()).backward()

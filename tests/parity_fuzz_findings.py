@@ -1242,6 +1242,8 @@ FUZZ_FINDINGS: dict[str, str] = {
         (u.sum() + w + v.sum()).backward()
         u, v = T.stack([p.exp(), q.exp()]).unbind()  # queued once, when v is ready
         T.stack([x, u, b, c, v, d]).sum().backward()
+        u, v = T.stack([p.exp(), q.exp()]).unbind()  # ... at u's last edge, after v's
+        T.stack([x, u, b, v, c, u, d]).sum().backward()
         u, v = T.stack([p.exp(), q.exp()]).unbind()  # not queued: v's gradient is to come
         sv = v.sum()
         (sv + T.stack([x, u, b, c, d]).sum()).backward()
@@ -1394,5 +1396,17 @@ FUZZ_FINDINGS: dict[str, str] = {
             (h,) = T.autograd.grad((g * g).sum(), d, create_graph=True)
             show(h)
             graph(h)
+    """,
+    # (seed 2, --replay 2011879): an in-place op checks the broadcast shape before it computes
+    # (the shape error, not the integer division by zero)
+    "in_place_checks_the_shape_before_dividing": """
+        t = T.tensor([1, 1, 2, -2], dtype=T.int32) * 1
+        for d in (T.zeros(2, 4, dtype=T.int32), T.zeros(3, dtype=T.int32)):
+            for op in (t.__imod__, t.__ifloordiv__, t.remainder_, t.floor_divide_):
+                try:
+                    op(d)
+                except RuntimeError as e:
+                    show(str(e))
+        t %= T.zeros(4, dtype=T.int32)
     """,
 }

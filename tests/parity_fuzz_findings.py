@@ -1242,6 +1242,8 @@ FUZZ_FINDINGS: dict[str, str] = {
         (u.sum() + w + v.sum()).backward()
         u, v = T.stack([p.exp(), q.exp()]).unbind()  # queued once, when v is ready
         T.stack([x, u, b, c, v, d]).sum().backward()
+        u, v = T.stack([p.exp(), q.exp()]).unbind()  # ... at u's last edge, after v's
+        T.stack([x, u, b, v, c, u, d]).sum().backward()
         u, v = T.stack([p.exp(), q.exp()]).unbind()  # not queued: v's gradient is to come
         sv = v.sum()
         (sv + T.stack([x, u, b, c, d]).sum()).backward()
@@ -1313,6 +1315,25 @@ FUZZ_FINDINGS: dict[str, str] = {
         loss.backward()
         show(h.grad)
         loss.backward()
+    """,
+    # (seed 0: 10787, 11615, 12403; seed 1: 1009229): under create_graph PyTorch's input
+    # buffer adds out of place, so sgn's efficient zeros (abs, l1_loss) meeting another
+    # gradient give AddBackward0 with a None edge, and the other gradient's values (its -0.)
+    "create_graph_adds_sgn_zeros_with_a_recorded_sum": """
+        x = T.tensor([1.0, -2.0], requires_grad=True)
+        w = T.tensor([-0.0, 0.0], requires_grad=True)
+        for y in ((x.sgn() * 1).sum() + (x * w).sum(), (x * w).sum() + x.sgn().sum()):
+            (g,) = T.autograd.grad(y, x, create_graph=True)
+            show(g)
+            graph(g)
+        (g,) = T.autograd.grad(x.sgn().sum() + x.sgn().sum(), x, create_graph=True)
+        show(g)
+        b = T.tensor([6.0, -0.5], requires_grad=True)
+        t = T.nn.functional.mse_loss(abs(b), T.tensor([3.36, 1.0]), reduction="sum")
+        (g,) = T.autograd.grad(t, b, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), b, create_graph=True)
+        show(h)
+        graph(h)
     """,
     # (--replay 1004571 of seed 1): the gradient of a p-norm with p < 1 (or p > 1) takes
     # |x| ** (p - 1) and norm ** (1 - p) from PyTorch's pow kernel (-0.5 is 1 / sqrt(x)),
@@ -1393,6 +1414,32 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(y)
         y.add_(T.tensor([[1.0]]))
         y.backward(T.ones(1, 1))
+    """,
+    # (with seed 1's 1005985): an in-place op whose gradient reads self saves a clone of the
+    # old self, made after the op's node (PyTorch's original_self): the newer CloneBackward0
+    # runs first in a double backward, so the gradients of the old self are added in its order
+    "inplace_op_clones_its_old_self_after_making_its_node": """
+        x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = x.sin()
+        y.pow_(3.0)
+        y.mul_(x)
+        (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), x, create_graph=True)
+        show(h)
+        graph(h)
+    """,
+    # (seed 1: 1005985): vector_norm's gradient for p other than 0, 1, 2, inf raises |x| to a
+    # power in place (PyTorch's norm_backward: self.abs().pow_(p - 2)), so under create_graph
+    # the saved base is a clone; its nodes are made in PyTorch's order
+    "vector_norm_double_backward_powers_abs_in_place": """
+        d = T.tensor([[-0.5, 1.17], [0.0, -1.49], [-2.1, 0.0]], requires_grad=True)
+        for p in (0.5, 1.5, 3.0):
+            t = T.linalg.vector_norm(d, p, dim=1)
+            (g,) = T.autograd.grad(t.sum(), d, create_graph=True)
+            graph(g)
+            (h,) = T.autograd.grad((g * g).sum(), d, create_graph=True)
+            show(h)
+            graph(h)
     """,
     # (seed 2, --replay 2011879): an in-place op checks the broadcast shape before it computes
     # (the shape error, not the integer division by zero)

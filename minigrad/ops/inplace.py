@@ -157,8 +157,9 @@ def apply_inplace_recorded(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
         _check_output_shape(t, args)
     if recorded:
         old = _snapshot(t)
-        clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
         result = op.apply(old, *args)
+        # PyTorch's clone of the old self comes after the op's node (the newer of the two)
+        clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
         _save_a_clone(op, old, result, clone)
         if result._data.shape != t._data.shape:
             raise RuntimeError(
@@ -200,9 +201,10 @@ def _check_output_shape(t: Tensor, args: tuple) -> None:
 
 
 def _save_a_clone(op: type[ArrayFunction], old: Tensor, result: Tensor, clone) -> None:
-    """An in-place op whose gradient reads ``self`` saves a clone of the old value, made
-    before the op (PyTorch's ``original_self``): under ``create_graph`` the saved self joins
-    the graph through that ``CloneBackward0``, and ``grad_fn._saved_self.grad_fn`` is it."""
+    """An in-place op whose gradient reads ``self`` saves a clone of the old value (PyTorch's
+    ``original_self``, cloned just after its node is made): under ``create_graph`` the saved
+    self joins the graph through that ``CloneBackward0``, and ``grad_fn._saved_self.grad_fn``
+    is it."""
     if clone is None or not old._requires_grad:
         return
     fn = result._grad_fn

@@ -1453,4 +1453,15 @@ FUZZ_FINDINGS: dict[str, str] = {
                     show(str(e))
         t %= T.zeros(4, dtype=T.int32)
     """,
+    # (seed 3: 3018808): expand gives a new dim PyTorch's stride (that of the dims after it),
+    # numpy's is 0: a.expand(1, 1) is column-major, so mm's gradient is computed transposed
+    "expand_to_a_new_size_one_dim_keeps_pytorchs_strides": """
+        for a in (T.tensor([2.2]).expand(1, 1), T.tensor(2.2).expand(1, 1)):
+            a.requires_grad_()
+            e = T.tensor([[0.8882]], requires_grad=True)
+            (g, h) = T.autograd.grad(T.nn.functional.linear(a, e).sum(), (a, e), create_graph=True)
+            show(g, h, a.is_contiguous(), a.contiguous().is_contiguous())
+            graph(g)
+            graph(h)
+    """,
 }

@@ -7,6 +7,7 @@ input); their backward undoes the reordering, or sums an expanded gradient back 
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..autograd.function import ArrayFunction
 from ..tensor import Tensor, wrap_dim
@@ -117,7 +118,7 @@ class Expand(ArrayFunction):
         if any(n < 0 for n in target):  # PyTorch's product of sizes wraps around
             raise RuntimeError("numel: integer multiplication overflow")
         ctx.shape = a.shape
-        return np.broadcast_to(a, tuple(target))
+        return _with_torch_strides(np.broadcast_to(a, tuple(target)), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -127,3 +128,25 @@ class Expand(ArrayFunction):
             if not grad.ndim:  # a sum from 0.: -0. gives 0.
                 return grad + grad.dtype.type(0)
         return namespace(grad).sum_to_shape(grad, ctx.shape)
+
+
+def _with_torch_strides(out: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """``out`` (``a`` broadcast) with PyTorch's strides (``inferExpandGeometry``): a new dim
+    has the stride of the dims after it, 0 only where the size grows (numpy's 0 for every new
+    dim). No element read sees a size-1 dim's stride, but mm's layout test does:
+    ``a.expand(1, 1)`` is column-major in PyTorch."""
+    n, lead = out.ndim, out.ndim - a.ndim
+    strides = [0] * n
+    for i in range(n - 1, -1, -1):
+        if i >= lead:
+            size, stride = a.shape[i - lead], a.strides[i - lead]
+        else:  # a new dim (of a 0-d tensor: all 0)
+            size, stride = 1, out.shape[i + 1] * strides[i + 1] if i + 1 < n else 0
+        strides[i] = stride if size == out.shape[i] else 0
+    if tuple(strides) == out.strides:
+        return out
+    if any(st == 0 and size > 1 for st, size in zip(strides, out.shape)):
+        return as_strided(out, out.shape, strides, writeable=False)  # never written in place
+    if not a.flags.writeable:  # as_strided's view could not be made writeable again
+        return out
+    return as_strided(a, out.shape, strides)  # no element twice: writeable, as in PyTorch

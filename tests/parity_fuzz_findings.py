@@ -1453,4 +1453,27 @@ FUZZ_FINDINGS: dict[str, str] = {
                     show(str(e))
         t %= T.zeros(4, dtype=T.int32)
     """,
+    # (--replay 1015540 of seed 1): PyTorch saves an op's inputs for backward before it runs
+    # the op, so an inference tensor it would save is refused before the op's own checks
+    # (only where it is saved: sub and add save nothing, remainder keeps other for its own
+    # gradient only, addmm never keeps its bias)
+    "an_inference_tensor_to_save_is_refused_before_the_shape_checks": """
+        with T.inference_mode():
+            i4 = T.ones(3, 2, 2, 2)
+            i2 = T.ones(2, 3)
+            i1 = T.ones(5)
+        h = T.ones(3, 2, 2, 3, requires_grad=True)
+        h2 = T.ones(4, 4, requires_grad=True)
+        h1 = T.ones(3, requires_grad=True)
+        for f in (lambda: T.mm(i4, h), lambda: T.mm(i2, h2), lambda: T.mm(h2, i2),
+                  lambda: i2 @ h2, lambda: T.bmm(i4[0], h2), lambda: T.mv(h2, i1),
+                  lambda: T.dot(i1, h1), lambda: T.addmm(h1, i2, h2), lambda: T.addmm(i1, h2, h2),
+                  lambda: i1 * h1, lambda: h1 / i1, lambda: i1 + h1, lambda: h1 - i1,
+                  lambda: T.maximum(h1, i1), lambda: h1 ** i1, lambda: i1 % h1, lambda: h1 % i1,
+                  lambda: i1 // h1, lambda: T.cat([i2, h2])):
+            try:
+                f()
+            except RuntimeError as e:
+                show(str(e))
+    """,
 }

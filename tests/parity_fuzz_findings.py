@@ -1473,7 +1473,8 @@ FUZZ_FINDINGS: dict[str, str] = {
                 getattr(T.tensor([1, -2, 3]), name)(*args)
             except RuntimeError as e:
                 show(str(e))
-        show(T.tensor([1.26, 2.5]).round_(decimals=1), (T.ones(2) * 1).subtract_(T.ones(2), alpha=2))
+        show(T.tensor([1.26, 2.5]).round_(decimals=1))
+        show((T.ones(2) * 1).subtract_(T.ones(2), alpha=2))
         a = T.tensor([0.5, -1.5, 2.0], requires_grad=True)
         a.cos_()
     """,

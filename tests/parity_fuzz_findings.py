@@ -1476,4 +1476,29 @@ FUZZ_FINDINGS: dict[str, str] = {
             except RuntimeError as e:
                 show(str(e))
     """,
+    # in-place forms PyTorch has and minigrad lacked: unary ones (PowBackward0 for square_,
+    # RoundBackward1 with decimals) and the aliases of mul_, sub_, div_, neg_
+    "more_in_place_methods": """
+        for name, args in [("log_", ()), ("sin_", ()), ("cos_", ()), ("sign_", ()),
+                           ("square_", ()), ("negative_", ()), ("round_", ()),
+                           ("multiply_", (3.0,)), ("subtract_", (T.ones(3),)),
+                           ("true_divide_", (2.0,))]:
+            a = T.tensor([0.5, -1.5, 2.0], requires_grad=True)
+            x = a * 1
+            show(getattr(x, name)(*args) is x, x, x._version)
+            graph(x)
+            (x * x).sum().backward()
+            show(a.grad)
+            (g,) = T.autograd.grad((getattr(a * 1, name)(*args) ** 2).sum(), a, create_graph=True)
+            show(g)
+            graph(g)
+            try:
+                getattr(T.tensor([1, -2, 3]), name)(*args)
+            except RuntimeError as e:
+                show(str(e))
+        show(T.tensor([1.26, 2.5]).round_(decimals=1))
+        show((T.ones(2) * 1).subtract_(T.ones(2), alpha=2))
+        a = T.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        a.cos_()
+    """,
 }

@@ -1341,4 +1341,23 @@ FUZZ_FINDINGS: dict[str, str] = {
         graph(y)
         show(-1 ** T.tensor(-1.2, requires_grad=True), 2 ** T.tensor([[3]]).mT)
     """,
+    # (--replay 1017196 of seed 1): add/sub(alpha=) with a broadcast number along the row is
+    # not one fused multiply-add everywhere: the row's tail past the first element rounds
+    # alpha * b first, 4 floats (2 doubles) at a time (the printed 1.9423 where 1.9424 was)
+    "sub_alpha_of_a_broadcast_number_rounds_the_product_in_the_tail": """
+        t = T.tensor([[[-0.1, -0.1, 0.9], [-0.9414, 0.0586, -0.9414]],
+                      [[2.63, 2.63, 3.63], [-1.99, -0.99, -1.99]]])
+        m = T.tensor([-1.9225, -2.0]).reshape(2, 1, 1).requires_grad_()
+        y = T.sub(t, m, alpha=1.5)
+        bits = {np.float32: np.int32, np.float64: np.int64}
+        show(y, y.detach().numpy().view(np.int32).tolist())
+        rng = np.random.default_rng(0)
+        for dtype in (np.float32, np.float64):
+            for shape, other in (((21,), ()), ((2, 9), (2, 1)), ((5, 13), (5, 1)), ((40,), (40,))):
+                a = T.tensor(rng.standard_normal(shape).astype(dtype) * 3)
+                b = T.tensor(rng.standard_normal(other).astype(dtype) * 3)
+                ys = (T.sub(a, b, alpha=1.5), T.add(a, b, alpha=-0.7), a.clone().sub_(b, alpha=1.5))
+                for y in ys:
+                    show(y.numpy().view(bits[dtype]).tolist())
+    """,
 }

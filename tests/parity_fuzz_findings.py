@@ -1360,4 +1360,30 @@ FUZZ_FINDINGS: dict[str, str] = {
                 for y in ys:
                     show(y.numpy().view(bits[dtype]).tolist())
     """,
+    # (--replay 1015543 of seed 1): an in-place op that saves its old self clones it just after
+    # it made its own node (PyTorch's original_self), so that CloneBackward0 is the newer and
+    # runs first: sgn's efficient zeros reach the shared input first and take abs's -0.
+    "inplace_op_clones_its_old_self_after_making_its_node": """
+        b = T.tensor([3.3, -2.0266], requires_grad=True)
+        t = b.clone().abs_()
+        order = []
+        t.grad_fn.register_hook(lambda gi, go: order.append("abs"))
+        t.grad_fn._saved_self.grad_fn.register_hook(lambda gi, go: order.append("clone"))
+        y = t.mean().log_softmax(0)
+        (g,) = T.autograd.grad(y, b, create_graph=True)
+        show(g)
+        graph(g)
+        (h,) = T.autograd.grad((g * b).sum(), b)
+        show(h, order)
+        for op, arg in (("mul_", b), ("div_", b), ("pow_", 2)):
+            u = b * 1
+            getattr(u, op)(arg)
+            v = u * u
+            order = []
+            u.grad_fn.register_hook(lambda gi, go: order.append("op"))
+            u.grad_fn._saved_self.grad_fn.register_hook(lambda gi, go: order.append("clone"))
+            (g,) = T.autograd.grad(v.sum(), b, create_graph=True)
+            g.sum().backward()
+            show(b.grad, order)
+    """,
 }

@@ -153,8 +153,9 @@ def apply_inplace_recorded(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     history when it needs grad, else computed and written into ``t``."""
     if check_inplace(t, args):
         old = _snapshot(t)
-        clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
         result = op.apply(old, *args)
+        # PyTorch clones the old self after it made the op's node: the newer node of the two
+        clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
         _save_a_clone(op, old, result, clone)
         if result._data.shape != t._data.shape:
             raise RuntimeError(
@@ -183,9 +184,10 @@ def apply_inplace_recorded(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
 
 
 def _save_a_clone(op: type[ArrayFunction], old: Tensor, result: Tensor, clone) -> None:
-    """An in-place op whose gradient reads ``self`` saves a clone of the old value, made
-    before the op (PyTorch's ``original_self``): under ``create_graph`` the saved self joins
-    the graph through that ``CloneBackward0``, and ``grad_fn._saved_self.grad_fn`` is it."""
+    """An in-place op whose gradient reads ``self`` saves a clone of the old value (PyTorch's
+    ``original_self``, cloned just after the op's node was made): under ``create_graph`` the
+    saved self joins the graph through that ``CloneBackward0``, and
+    ``grad_fn._saved_self.grad_fn`` is it."""
     if clone is None or not old._requires_grad:
         return
     fn = result._grad_fn

@@ -1386,4 +1386,13 @@ FUZZ_FINDINGS: dict[str, str] = {
             g.sum().backward()
             show(b.grad, order)
     """,
+    # (seed 2, --replay 2001957): float32 ** int64 tensor saves its float32 result (numpy's
+    # float64 power is cast), so an in-place change of the result is caught as in PyTorch
+    "pow_by_an_integer_tensor_watches_its_result": """
+        a = T.tensor([[0.17]], requires_grad=True)
+        y = a ** T.tensor([[-2]])
+        show(y)
+        y.add_(T.tensor([[1.0]]))
+        y.backward(T.ones(1, 1))
+    """,
 }

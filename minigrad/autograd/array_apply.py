@@ -206,8 +206,8 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
         out = cls.forward(ctx, ad, bd)
         if type(out) is not _ndarray:
             out = _as_array(ctx, out)
-        if out.dtype is _F64:
-            out = _keep_default_float(out, (a, b))
+        if out.dtype is _F64:  # (a saved result is the cast one: its version is watched)
+            out = _relaid(ctx, out, _keep_default_float(out, (a, b)))
         if out.ndim > 1 and ad is not bd and type(bd) is _ndarray and type(ad) is _ndarray:
             if not (ad.flags.c_contiguous and bd.flags.c_contiguous):  # layouts may disagree
                 out = _relaid(ctx, out, iterator_layout(out, (ad, bd)))

@@ -1395,4 +1395,38 @@ FUZZ_FINDINGS: dict[str, str] = {
         y.add_(T.tensor([[1.0]]))
         y.backward(T.ones(1, 1))
     """,
+    # (--replay 1009215 and 1015437 of seed 1): sgn's gradient is PyTorch's efficient zeros,
+    # and multiplied or divided (mul, div, log, exp, sqrt, amax's formulas) or viewed they stay
+    # efficient zeros: x.grad is 0., not 0 * inf = nan, and a -0. meeting them becomes 0.
+    "efficient_zeros_stay_zeros_through_products_and_views": """
+        cases = (
+            (lambda x: x.log(), [0.0, 1.0]),
+            (lambda x: x * T.tensor([float("inf"), 2.0]), [1.0, -1.0]),
+            (lambda x: x * float("inf"), [1.0, -1.0]),
+            (lambda x: x / T.tensor([0.0, 2.0]), [1.0, -1.0]),
+            (lambda x: T.tensor([1.0, -2.0]) / x, [0.0, -1.0]),
+            (lambda x: x / 0.0, [1.0, -1.0]),
+            (lambda x: x.reshape(2, 1).amax(1), [float("nan"), -1.0]),
+            (lambda x: (x - T.tensor([1.0, 1.0])) * float("inf"), [1.0, -1.0]),
+            (lambda x: x.view(2, 1) * float("inf"), [1.0, -1.0]),
+        )
+        for f, values in cases:
+            x = T.tensor(values, requires_grad=True)
+            (g,) = T.autograd.grad(f(x).abs().sum(), x, create_graph=True)
+            g.sum().backward()
+            show(x.grad)
+        a = T.tensor(-2.42, requires_grad=True)
+        n = T.linalg.vector_norm(a.log().view(()), 1)
+        v = T.ones_like(n).requires_grad_()
+        (g,) = T.autograd.grad(n, a, v, create_graph=True)
+        show(g, T.autograd.grad(g.sum(), [v, a]))
+        a = T.tensor([[-3.0], [-1.0]], requires_grad=True)
+        c = T.tensor([[-0.0], [0.0]], dtype=T.float64, requires_grad=True)
+        t = a * 1
+        t %= c
+        y = T.nn.functional.l1_loss(t.amax(1), T.tensor([-0.18, -0.28]), reduction="sum")
+        gs = T.autograd.grad(y, [a, c], create_graph=True)
+        sum((x * x).sum() for x in gs).backward()
+        show(a.grad, c.grad)
+    """,
 }

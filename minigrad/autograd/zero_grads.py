@@ -4,7 +4,9 @@ sgn's gradient (``sgn_backward``: ``_efficientzerotensor``) is a zero that PyTor
 not fill: where two gradients meet at a node, its input buffer keeps the first and adds the
 second, and such zeros kept first are replaced by the second gradient itself. So through abs
 under ``create_graph`` (abs's gradient records ``SgnBackward0``) a -0. from the other path
-stays -0., where adding zeros gives 0.
+stays -0., where adding zeros gives 0. Multiplied or divided, they stay efficient zeros
+(``mul_zerotensor``: no ``0 * nan``), so an op whose gradient formula only scales ``grad``
+passes them on (``kept_zeros``); added, negated or summed they become ordinary zeros.
 minigrad's is an ordinary zeros array (or Tensor), remembered here by identity for as long
 as it lives; ``buffer_sum`` is the engine's addition of two gradients.
 """
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import weakref
 from typing import Any
+
+import numpy as np
 
 #: id -> weak reference of the live efficient zeros (a plain dict: empty, it costs nothing)
 _ZEROS: dict[int, weakref.ref] = {}
@@ -29,8 +33,31 @@ def buffer_sum(old: Any, g: Any) -> Any:
     """``old + g`` as PyTorch's input buffer adds two gradients of one node's input: efficient
     zeros there first are replaced by ``g`` itself (``zeros + g`` copies ``g``); arriving second
     they are added in place (``old.add_(zeros)`` fills them: -0. + 0. is 0.), as here."""
-    if _ZEROS:
-        ref = _ZEROS.get(id(old))
-        if ref is not None and ref() is old:
-            return g
+    if _ZEROS and is_efficient_zeros(old):
+        return g
     return old + g
+
+
+def is_efficient_zeros(x: Any) -> bool:
+    """Whether ``x`` is a gradient marked by ``efficient_zeros`` (and still alive), or a
+    numpy view of one (``view``'s and ``expand``'s gradients: PyTorch's view of efficient
+    zeros is efficient zeros)."""
+    ref = _ZEROS.get(id(x))
+    if ref is None:
+        base = getattr(x, "base", None)
+        if base is None:
+            return False
+        x, ref = base, _ZEROS.get(id(base))
+    return ref is not None and ref() is x
+
+
+def kept_zeros(grads: tuple, keeps: tuple[bool, ...]) -> tuple:
+    """An op's input gradients for efficient zeros arriving: those whose formula only
+    multiplies or divides ``grad`` (``keeps[i]``) are efficient zeros again, the others
+    (``-grad * ...``: ordinary -0. and 0.) as the formula computed them."""
+    return tuple(
+        [
+            efficient_zeros(np.zeros(g.shape, g.dtype)) if keep and g is not None else g
+            for g, keep in zip(grads, keeps + (False,) * (len(grads) - len(keeps)))
+        ]
+    )

@@ -167,6 +167,7 @@ class Mul(ArrayFunction):
     float_operands = True
     saved_names = ("self", "other")
     saved_when = (1, 0)  # a is kept for b's gradient only, b for a's
+    keeps_zeros = (True, True)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -187,6 +188,7 @@ class Div(ArrayFunction):
     true_division = True
     saved_names = ("self", "other")
     saved_when = (1, None)  # a is kept for b's gradient only
+    keeps_zeros = (True, False)  # grad / b; -grad * (a / b / b): ordinary zeros
 
     @staticmethod
     def forward(ctx, a, b):
@@ -212,6 +214,7 @@ class DivScalar(ArrayFunction):
 
     node_name = "DivBackward1"
     n_params = 1
+    keeps_zeros = (True,)
 
     @staticmethod
     def forward(ctx, a, divisor):
@@ -262,6 +265,7 @@ class MulScalar(ArrayFunction):
 
     node_name = "MulBackward1"
     n_params = 1
+    keeps_zeros = (True,)
 
     @staticmethod
     def forward(ctx, a, factor):

@@ -49,7 +49,9 @@ class Tensor(PythonProtocol):
         "_retains_grad",
         "_base",  # the tensor this one is a view of, or None
         "_view_version",  # a view: the version its grad_fn was recorded at (autograd/views.py)
-        "_no_grad_view",  # a view: made under no_grad (or of such a view); set on views only
+        # a view: made under no_grad (True), or an output of split, unbind ... that needs no
+        # grad (MULTI_OUTPUT), or a view of such a view; PyTorch's creation meta. Views only
+        "_no_grad_view",
         "__weakref__",
     )
 

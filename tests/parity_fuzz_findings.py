@@ -1242,6 +1242,8 @@ FUZZ_FINDINGS: dict[str, str] = {
         (u.sum() + w + v.sum()).backward()
         u, v = T.stack([p.exp(), q.exp()]).unbind()  # queued once, when v is ready
         T.stack([x, u, b, c, v, d]).sum().backward()
+        u, v = T.stack([p.exp(), q.exp()]).unbind()  # ... at u's last edge, after v's
+        T.stack([x, u, b, v, c, u, d]).sum().backward()
         u, v = T.stack([p.exp(), q.exp()]).unbind()  # not queued: v's gradient is to come
         sv = v.sum()
         (sv + T.stack([x, u, b, c, d]).sum()).backward()
@@ -1288,6 +1290,50 @@ FUZZ_FINDINGS: dict[str, str] = {
             y = T.nn.functional.linear(f, j, k)
             graph(y)
             y.sum().backward()
+    """,
+    # (--replay 1002352 of seed 1): PyTorch's CopySlices releases the op it wraps after a
+    # backward pass, even one that saved nothing (t[0] = 3), and refuses a second pass;
+    # IndexPutBackward0 saves its indices (t[[0]] = 3)
+    "a_second_backward_through_copy_slices_or_index_put": """
+        h = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        for index, value in ((0, 3.0), (None, h), ((slice(None), 0), h[1]), ([0], 3.0),
+                             (..., h), (slice(None), h)):
+            t = h.clone()
+            t[index] = value
+            graph(t)
+            loss = t.sum()
+            loss.backward()
+            try:
+                loss.backward()
+            except RuntimeError as e:
+                show(str(e))
+            show(h.grad)
+        t = h.clone()
+        t.t().add_(h)
+        loss = t.sum()
+        loss.backward(retain_graph=True)
+        loss.backward()
+        show(h.grad)
+        loss.backward()
+    """,
+    # (seed 0: 10787, 11615, 12403; seed 1: 1009229): under create_graph PyTorch's input
+    # buffer adds out of place, so sgn's efficient zeros (abs, l1_loss) meeting another
+    # gradient give AddBackward0 with a None edge, and the other gradient's values (its -0.)
+    "create_graph_adds_sgn_zeros_with_a_recorded_sum": """
+        x = T.tensor([1.0, -2.0], requires_grad=True)
+        w = T.tensor([-0.0, 0.0], requires_grad=True)
+        for y in ((x.sgn() * 1).sum() + (x * w).sum(), (x * w).sum() + x.sgn().sum()):
+            (g,) = T.autograd.grad(y, x, create_graph=True)
+            show(g)
+            graph(g)
+        (g,) = T.autograd.grad(x.sgn().sum() + x.sgn().sum(), x, create_graph=True)
+        show(g)
+        b = T.tensor([6.0, -0.5], requires_grad=True)
+        t = T.nn.functional.mse_loss(abs(b), T.tensor([3.36, 1.0]), reduction="sum")
+        (g,) = T.autograd.grad(t, b, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), b, create_graph=True)
+        show(h)
+        graph(h)
     """,
     # (--replay 1004571 of seed 1): the gradient of a p-norm with p < 1 (or p > 1) takes
     # |x| ** (p - 1) and norm ** (1 - p) from PyTorch's pow kernel (-0.5 is 1 / sqrt(x)),
@@ -1363,7 +1409,7 @@ FUZZ_FINDINGS: dict[str, str] = {
     # (--replay 1015543 of seed 1): an in-place op that saves its old self clones it just after
     # it made its own node (PyTorch's original_self), so that CloneBackward0 is the newer and
     # runs first: sgn's efficient zeros reach the shared input first and take abs's -0.
-    "inplace_op_clones_its_old_self_after_making_its_node": """
+    "inplace_abs_clone_runs_before_abs_in_a_double_backward": """
         b = T.tensor([3.3, -2.0266], requires_grad=True)
         t = b.clone().abs_()
         order = []
@@ -1385,6 +1431,25 @@ FUZZ_FINDINGS: dict[str, str] = {
             (g,) = T.autograd.grad(v.sum(), b, create_graph=True)
             g.sum().backward()
             show(b.grad, order)
+    """,
+    # (--replay 1013133 of seed 1): an output of split, unbind, chunk ... made in grad mode
+    # from a tensor that needs no grad (and any view of it) may not change in place with a
+    # gradient: PyTorch's MULTI_OUTPUT_NODE creation meta, with no grad_fn to name
+    "in_place_with_a_gradient_on_an_output_of_split_that_needs_no_grad": """
+        f = T.tensor([0.0, 1.0, 0.7], requires_grad=True)
+        for make in (lambda a: a.split([1, 3])[1], lambda a: a.unbind()[0],
+                     lambda a: a.chunk(2)[1][0:1], lambda a: a[1:].split(1)[0]):
+            a = T.tensor([-0.35, -1.0, 0.7, 3.9])
+            part = make(a)
+            part.mul_(2)  # no gradient: allowed
+            try:
+                part.add_(f[: part.numel()].reshape(part.shape))
+            except RuntimeError as e:
+                show(str(e))
+        a = T.tensor([-0.35, -1.0, 0.7, 3.9])
+        part = a.split(2)[0]
+        a.add_(T.ones(4, requires_grad=True))
+        show(part * 1)
     """,
     # (seed 2, --replay 2001957): float32 ** int64 tensor saves its float32 result (numpy's
     # float64 power is cast), so an in-place change of the result is caught as in PyTorch
@@ -1428,5 +1493,43 @@ FUZZ_FINDINGS: dict[str, str] = {
         gs = T.autograd.grad(y, [a, c], create_graph=True)
         sum((x * x).sum() for x in gs).backward()
         show(a.grad, c.grad)
+    """,
+    # (with seed 1's 1005985): an in-place op whose gradient reads self saves a clone of the
+    # old self, made after the op's node (PyTorch's original_self): the newer CloneBackward0
+    # runs first in a double backward, so the gradients of the old self are added in its order
+    "inplace_op_clones_its_old_self_after_making_its_node": """
+        x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = x.sin()
+        y.pow_(3.0)
+        y.mul_(x)
+        (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), x, create_graph=True)
+        show(h)
+        graph(h)
+    """,
+    # (seed 1: 1005985): vector_norm's gradient for p other than 0, 1, 2, inf raises |x| to a
+    # power in place (PyTorch's norm_backward: self.abs().pow_(p - 2)), so under create_graph
+    # the saved base is a clone; its nodes are made in PyTorch's order
+    "vector_norm_double_backward_powers_abs_in_place": """
+        d = T.tensor([[-0.5, 1.17], [0.0, -1.49], [-2.1, 0.0]], requires_grad=True)
+        for p in (0.5, 1.5, 3.0):
+            t = T.linalg.vector_norm(d, p, dim=1)
+            (g,) = T.autograd.grad(t.sum(), d, create_graph=True)
+            graph(g)
+            (h,) = T.autograd.grad((g * g).sum(), d, create_graph=True)
+            show(h)
+            graph(h)
+    """,
+    # (seed 2, --replay 2011879): an in-place op checks the broadcast shape before it computes
+    # (the shape error, not the integer division by zero)
+    "in_place_checks_the_shape_before_dividing": """
+        t = T.tensor([1, 1, 2, -2], dtype=T.int32) * 1
+        for d in (T.zeros(2, 4, dtype=T.int32), T.zeros(3, dtype=T.int32)):
+            for op in (t.__imod__, t.__ifloordiv__, t.remainder_, t.floor_divide_):
+                try:
+                    op(d)
+                except RuntimeError as e:
+                    show(str(e))
+        t %= T.zeros(4, dtype=T.int32)
     """,
 }

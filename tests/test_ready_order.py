@@ -102,3 +102,82 @@ def test_predicting_the_order_calls_no_hook():
     assert calls == []
     y.backward()
     assert len(calls) == 2
+
+
+# -- random graphs, compared with PyTorch -----------------------------------------------------
+
+
+def random_program(rng: random.Random) -> tuple[list, int, tuple]:
+    """Instructions over a pool that starts with six leaves: ops that make several leaves ready
+    at once (stack, cat, add, mul of pool entries, repeated ones too), nodes that wait (exp),
+    multi-output nodes (unbind); then one of the walks."""
+    steps, size, outputs = [], 6, []
+    for _ in range(rng.randrange(1, 9)):
+        kind = rng.choice(["exp", "stack", "mix", "cat", "unbind", "unbind", "add", "mul"])
+        if kind == "mix" and outputs:  # leaves and a multi-output node's outputs, together
+            picks = rng.sample(range(6), rng.randrange(2, 6)) + rng.sample(outputs[-2:], 2)
+            picks += rng.choices(picks, k=rng.randrange(3))
+            rng.shuffle(picks)
+            steps.append(("stack", tuple(picks)))
+            size += 1
+        elif kind == "exp":
+            steps.append(("exp", rng.randrange(size)))
+            size += 1
+        elif kind == "unbind":
+            steps.append(("unbind", rng.randrange(size), rng.randrange(size)))
+            outputs += [size, size + 1]
+            size += 2
+        else:  # (mix before any unbind: a plain stack)
+            n = 2 if kind in ("add", "mul") else rng.randrange(2, 7)
+            steps.append(
+                (kind.replace("mix", "stack"), tuple(rng.randrange(size) for _ in range(n)))
+            )
+            size += 1
+    roots = tuple(sorted(rng.sample(range(6, size), min(rng.randrange(1, 4), size - 6))))
+    walk = rng.choice(["backward", "backward", "grad", "grad_some", "create_graph", "roots"])
+    inputs = tuple(sorted(rng.sample(range(6), rng.randrange(1, 6))))
+    return steps, roots or (size - 1,), (walk, inputs)
+
+
+def run_program(T, program) -> list:
+    """The hooks' calls (and any error) when ``program`` runs in module ``T``."""
+    steps, roots, (walk, inputs) = program
+    calls: list = []
+    pool = [T.tensor([1.0, 2.0], requires_grad=True) for _ in range(6)]
+    for k, leaf in enumerate(pool):
+        leaf.register_hook(lambda g, k=k: calls.append(k))
+    for step in steps:
+        if step[0] == "exp":
+            pool.append(pool[step[1]].exp())
+        elif step[0] == "unbind":
+            pool.extend(T.stack([pool[step[1]], pool[step[2]]]).unbind())
+        elif step[0] == "stack":
+            pool.append(T.stack([pool[i] for i in step[1]]).sum(0))
+        elif step[0] == "cat":
+            pool.append(T.cat([pool[i] for i in step[1]]).reshape(-1, 2).sum(0))
+        else:
+            a, b = (pool[i] for i in step[1])
+            pool.append(a + b if step[0] == "add" else a * b)
+    losses = [pool[i].sum() for i in roots]
+    try:
+        if walk == "roots":
+            T.autograd.backward(losses)
+        elif walk == "create_graph":
+            sum(losses).backward(create_graph=True)
+        elif walk == "backward":
+            sum(losses).backward()
+        else:
+            asked = [pool[i] for i in (inputs if walk == "grad_some" else range(6))]
+            T.autograd.grad(sum(losses), asked, allow_unused=True)
+    except RuntimeError as e:
+        calls.append(str(e))
+    return calls
+
+
+@pytest.mark.filterwarnings("ignore:Using backward")
+@pytest.mark.parametrize("seed", range(4))
+def test_hooks_run_in_pytorchs_order_on_random_graphs(torch, seed):
+    rng = random.Random(seed)
+    for _ in range(250):
+        program = random_program(rng)
+        assert run_program(minigrad, program) == run_program(torch, program), program

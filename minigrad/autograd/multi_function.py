@@ -19,7 +19,7 @@ from ..tensor import Tensor, new_tensor
 from . import anomaly_mode, grad_mode
 from .array_apply import gather_inputs
 from .function import ArrayFunction, _array_node_run, _array_node_run_graph
-from .multi_output import Gradients, MultiOutput, output_edges
+from .multi_output import MULTI_OUTPUT, Gradients, MultiOutput, output_edges
 from .node import sequence
 
 __all__ = ["MultiArrayFunction", "zeros_for"]
@@ -63,8 +63,10 @@ def _apply(cls: type[MultiArrayFunction], *args: Any) -> tuple[Tensor, ...]:
             result._vc = base._vc
             result._base = base if base._base is None else base._base
             result._view_version = base._vc[0]
-            result._no_grad_view = not grad_mode.state.enabled or (
-                base._base is not None and base._no_grad_view
+            # PyTorch's creation meta: in grad mode an output that needs no grad still may
+            # not change in place with a gradient (one that does is refused by its node)
+            result._no_grad_view = (
+                True if not grad_mode.state.enabled else False if requires else MULTI_OUTPUT
             )
         results.append(result)
     return tuple(results)

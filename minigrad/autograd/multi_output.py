@@ -39,6 +39,7 @@ __all__ = [
     "output_node",
     "output_grads",
     "wrap_outputs",
+    "MULTI_OUTPUT",
     "multi_view_error",
     "multi_view_message",
     "multi_view_of",
@@ -215,6 +216,9 @@ def multi_view_of(t: Tensor) -> OutputEdge | None:
     return None
 
 
+MULTI_OUTPUT = "multi-output"  # ``Tensor._no_grad_view`` of an output of split ... (no grad)
+
+
 def multi_view_error(t: Tensor, base_changed: bool = False) -> RuntimeError:
     """PyTorch's refusal of an in-place change to (or through the base of) such an output."""
     fn = t._grad_fn
@@ -226,12 +230,14 @@ def multi_view_error(t: Tensor, base_changed: bool = False) -> RuntimeError:
 def multi_view_message(fn: Node, nr: int, base_changed: bool) -> str:
     name = fn.name().removesuffix("0").removesuffix("Backward")
     what = "its base or another view of its base has been" if base_changed else "is being"
-    return (
-        f"Output {nr} of {name} is a view and {what} modified inplace. This view is the "
-        "output of a function that returns multiple views. Such functions do not allow the "
-        "output views to be modified inplace. You should replace the inplace operation by an "
-        "out-of-place one."
-    )
+    return f"Output {nr} of {name} is a view and {what} modified inplace. {MULTI_VIEW_ADVICE}"
+
+
+MULTI_VIEW_ADVICE = (
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation "
+    "by an out-of-place one."
+)
 
 
 def output_grads(node: MultiOutput, grads: list) -> tuple[tuple, bool]:

@@ -45,10 +45,14 @@ def leaves_in_turn(
     owners = Counter(fn._owner for fn in before if fn._owner is not None)
     pending += sum(1 for o, n in owners.items() if n == deps[o] and queued(o))
     # an owner is queued at the last of its outputs that this node made ready
-    owner_at = {fn._owner: last[fn] for fn in now if fn._owner is not None}
+    owner_at: dict = {}
+    for fn in now:
+        if fn._owner is not None:
+            owner_at[fn._owner] = max(owner_at.get(fn._owner, -1), last[fn])
+    is_leaf = set(leaves)
     pushed = []
     for fn, i in sorted(last.items(), key=lambda item: item[1]):
-        if fn in leaves:
+        if fn in is_leaf:
             if queued(fn):
                 pushed.append(fn)
         elif fn in ready and queued(fn._owner or fn):
@@ -58,7 +62,8 @@ def leaves_in_turn(
                 pushed.append(None)
     in_queue = [fn for fn in pushed if fn is not None]
     order = leaf_order(pending, tuple([fn is not None for fn in pushed]))
-    return [in_queue[i] for i in order] + [fn for fn in leaves if fn not in in_queue]
+    unqueued = is_leaf.difference(in_queue)
+    return [in_queue[i] for i in order] + [fn for fn in leaves if fn in unqueued]
 
 
 @lru_cache(maxsize=256)

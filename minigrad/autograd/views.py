@@ -25,8 +25,9 @@ import numpy as np
 
 from ..tensor import Tensor, new_tensor
 from .accumulate_grad import node_of
-from .multi_output import multi_view_error
+from .multi_output import MULTI_OUTPUT, MULTI_VIEW_ADVICE, multi_view_error
 from .node import Node, sequence
+from .saved_values import _FREED, _SECOND_BACKWARD
 
 
 def _byte_offsets(array: np.ndarray) -> np.ndarray:
@@ -115,20 +116,32 @@ class CopySlices(Node):
     __module__ = "builtins"  # prints as <CopySlices object at ...>, like PyTorch's C++ node
     _namespace = "minigrad::autograd::"
 
+    _released = False  # a backward pass without retain_graph released ``fn`` (PyTorch's)
+
     def __init__(self, base: Tensor, fn: Node, key: np.ndarray) -> None:
         self.fn, self.key = fn, key
         self._next = (node_of(base), *fn._next[1:])
         self._seq = next(sequence)
 
     @property
-    def _saved(self):  # what the op saved is freed (and checked) with this node
-        return self.fn._saved
+    def _saved(self):
+        """What the op saved, freed (and checked) with this node. Never None: PyTorch's
+        CopySlices releases its op after a backward pass, even one that saved nothing
+        (``t[0] = 3``), and refuses a second pass."""
+        if self._released:
+            return _FREED
+        saved = self.fn._saved
+        return () if saved is None else saved
 
     @_saved.setter
     def _saved(self, value) -> None:
-        self.fn._saved = value
+        self._released = value is _FREED
+        if self.fn._saved is not None:
+            self.fn._saved = value
 
     def _run(self, grad: np.ndarray) -> tuple:
+        if self._released:
+            raise RuntimeError(_SECOND_BACKWARD)
         result = np.array(grad, order="C")  # a copy (grad may be a numpy scalar); ``flat`` is
         flat = result.reshape(-1)  # a view of it
         grads = self.fn._run(flat[self.key])
@@ -139,6 +152,8 @@ class CopySlices(Node):
         """PyTorch's steps: ``result = grad`` copied (CopyBackwards), the region read from it
         with ``as_strided`` and cloned for the op's backward, its gradient copied back into
         the region (CopySlices again)."""
+        if self._released:
+            raise RuntimeError(_SECOND_BACKWARD)
         result = new_tensor(np.empty(grad._data.shape, grad._data.dtype)).copy_(grad)
         region = result._as_strided_region(self.key)
         grads = self.fn._run_graph(region.clone())
@@ -162,6 +177,10 @@ def no_grad_view_error(view: Tensor, indirect: bool) -> RuntimeError:
     place with grad mode on (``indirect``: its base or another view of it changed, seen when
     the view is used next): whether the change should be recorded is ambiguous."""
     modified = "its base or another view of its base has been" if indirect else "is being"
+    if view._no_grad_view is MULTI_OUTPUT:  # of split, unbind ... in grad mode, no grad
+        advice = " " + MULTI_VIEW_ADVICE
+    else:
+        advice = _NO_GRAD_ADVICE
     fn = view._grad_fn
     if fn is None:
         head = "A view was created in no_grad mode and"
@@ -171,9 +190,7 @@ def no_grad_view_error(view: Tensor, indirect: bool) -> RuntimeError:
             f"Output {getattr(fn, '_nr', 0)} of {name} is a view of a view which was created "
             "in no_grad mode and"
         )
-    return RuntimeError(
-        f"{head} {modified} modified inplace with grad mode enabled.{_NO_GRAD_ADVICE}"
-    )
+    return RuntimeError(f"{head} {modified} modified inplace with grad mode enabled.{advice}")
 
 
 def rebase_view(view: Tensor, fn: Node) -> None:

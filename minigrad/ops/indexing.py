@@ -307,6 +307,7 @@ class IndexPut(ArrayFunction):
     @staticmethod
     def forward(ctx, a, values, key):
         ctx.key = key
+        ctx.save_for_backward(key)  # PyTorch saves the indices: a second backward is refused
         out = a.copy()
         out[key] = values
         return out

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._modes import InferenceVersion
 from .._quiet import loud, quiet
+from .._shapes import broadcast_shapes
 from ..autograd import grad_mode
 from ..autograd.function import ArrayFunction
 from ..autograd.multi_output import multi_view_error, multi_view_of
@@ -151,10 +152,13 @@ def apply_inplace(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
 def apply_inplace_recorded(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     """``apply_inplace`` once ``plain_update`` has declined: the op recorded on ``t``'s
     history when it needs grad, else computed and written into ``t``."""
-    if check_inplace(t, args):
+    recorded = check_inplace(t, args)
+    if op.broadcasts:
+        _check_output_shape(t, args)
+    if recorded:
         old = _snapshot(t)
         result = op.apply(old, *args)
-        # PyTorch clones the old self after it made the op's node: the newer node of the two
+        # PyTorch's clone of the old self comes after the op's node (the newer of the two)
         clone = node(Clone, (edge(old),)) if "self" in op.saved_names else None
         _save_a_clone(op, old, result, clone)
         if result._data.shape != t._data.shape:
@@ -183,11 +187,24 @@ def apply_inplace_recorded(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     return t
 
 
+def _check_output_shape(t: Tensor, args: tuple) -> None:
+    """PyTorch checks that the inputs broadcast to ``t``'s shape before it computes anything
+    (``int_tensor %= zeros`` of a larger shape: the shape error, not a division by zero)."""
+    shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
+    if any(shape != t._data.shape for shape in shapes):
+        shape = broadcast_shapes(t._data.shape, *shapes)
+        if shape != t._data.shape:
+            raise RuntimeError(
+                f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
+                f"{list(shape)}"
+            )
+
+
 def _save_a_clone(op: type[ArrayFunction], old: Tensor, result: Tensor, clone) -> None:
     """An in-place op whose gradient reads ``self`` saves a clone of the old value (PyTorch's
-    ``original_self``, cloned just after the op's node was made): under ``create_graph`` the
-    saved self joins the graph through that ``CloneBackward0``, and
-    ``grad_fn._saved_self.grad_fn`` is it."""
+    ``original_self``, cloned just after its node is made): under ``create_graph`` the saved
+    self joins the graph through that ``CloneBackward0``, and ``grad_fn._saved_self.grad_fn``
+    is it."""
     if clone is None or not old._requires_grad:
         return
     fn = result._grad_fn

@@ -26,10 +26,13 @@ def _integer_result(a: np.ndarray) -> np.dtype | None:
     return np.dtype(np.int64) if a.dtype.kind in "biu" else None
 
 
-def _power(x, e):
+def _power(x, e, in_place: bool = False):
     """``x ** e`` as PyTorch's pow kernel computes it (``|x| ** -0.5`` is ``1 / sqrt(|x|)``),
-    on arrays; on Tensors (under create_graph) the Pow op, which does the same."""
-    return x**e if isinstance(x, Tensor) else scalar_power(np.asarray(x), e)
+    on arrays; on Tensors (under create_graph) the Pow op, which does the same, ``in_place``
+    as PyTorch's ``pow_`` (its node then saves a clone of ``x``: ``CloneBackward0``)."""
+    if isinstance(x, Tensor):
+        return x.pow_(e) if in_place else x**e
+    return scalar_power(np.asarray(x), e)
 
 
 class Prod(ArrayFunction):
@@ -264,11 +267,13 @@ class VectorNorm(ArrayFunction):
             hits = (np.abs(values) == norms) | np.isnan(values)
             count = xp.constant(hits.sum(axis=ctx.axes, keepdims=True).astype(dtype))
             return xp.sign(a) * ((grad / count) * xp.constant(hits.astype(dtype)))
+        # |x| ** (p - 1) in place, as PyTorch's; the nodes made in PyTorch's order (its C++
+        # evaluates the right operand of a product first)
+        powered = _power(xp.abs(a), p - 1 if p < 2 else p - 2, in_place=True)
         if p < 1:
-            scaled = xp.sign(a) * MaskedFill.call(_power(xp.abs(a), p - 1), values == 0)
-            return scaled * grad * _power(norm, 1 - p)
-        if p < 2:
-            scaled = xp.sign(a) * _power(xp.abs(a), p - 1)
-        else:
-            scaled = a * _power(xp.abs(a), p - 2)
+            powered = MaskedFill.call(powered, values == 0)
+            scaled = xp.sign(a) * powered
+            power = _power(norm, 1 - p)
+            return scaled * grad * power
+        scaled = xp.sign(a) * powered if p < 2 else a * powered
         return scaled * MaskedFill.call(grad / _power(norm, p - 1), norms == 0)

@@ -20,6 +20,7 @@ from .ops import inplace as IP
 from .ops import integer_division as IDIV
 from .ops import masked as MASK
 from .ops import powers as POW
+from .ops import rounding as ROUND
 from .ops import unary as U
 from .tensor import Tensor
 
@@ -76,6 +77,16 @@ def _pow_(self, exponent):
     return IP.apply_inplace(POW.PowScalar, self, exponent)
 
 
+def _square_(self):
+    return IP.apply_inplace(POW.PowScalar, self, 2)  # PyTorch's square_ is pow_(2)
+
+
+def _round_(self, *, decimals: int = 0):
+    if decimals:
+        return IP.apply_inplace(ROUND.RoundDecimals, self, decimals)
+    return IP.apply_inplace(ROUND.Round, self)
+
+
 def _by_operand(tensor_op, number_op):
     """``t //= x``, ``t %= x``: the tensor or the number form of the op, written into ``t``."""
 
@@ -109,7 +120,18 @@ INPLACE_METHODS: dict[str, Any] = {
     "clip_": _clamp_,
     "clamp_min_": clamp_min_,
     "clamp_max_": clamp_max_,
+    "multiply_": _inplace(A.Mul),
+    "subtract_": _sub_,
+    "true_divide_": _inplace(A.Div),
+    "negative_": _unary_inplace(A.Neg),
+    "square_": _square_,
+    "round_": _round_,
     "exp_": _unary_inplace(U.Exp),
+    "log_": _unary_inplace(U.Log),
+    "sin_": _unary_inplace(U.Sin),
+    "cos_": _unary_inplace(U.Cos),
+    "sign_": _unary_inplace(U.Sign),
+    "sgn_": _unary_inplace(U.Sgn),
     "relu_": _unary_inplace(ACT.Relu),
     "sigmoid_": _unary_inplace(U.Sigmoid),
     "tanh_": _unary_inplace(U.Tanh),

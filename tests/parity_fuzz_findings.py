@@ -1532,4 +1532,52 @@ FUZZ_FINDINGS: dict[str, str] = {
                     show(str(e))
         t %= T.zeros(4, dtype=T.int32)
     """,
+    # (--replay 1015540 of seed 1): PyTorch saves an op's inputs for backward before it runs
+    # the op, so an inference tensor it would save is refused before the op's own checks
+    # (only where it is saved: sub and add save nothing, remainder keeps other for its own
+    # gradient only, addmm never keeps its bias)
+    "an_inference_tensor_to_save_is_refused_before_the_shape_checks": """
+        with T.inference_mode():
+            i4 = T.ones(3, 2, 2, 2)
+            i2 = T.ones(2, 3)
+            i1 = T.ones(5)
+        h = T.ones(3, 2, 2, 3, requires_grad=True)
+        h2 = T.ones(4, 4, requires_grad=True)
+        h1 = T.ones(3, requires_grad=True)
+        for f in (lambda: T.mm(i4, h), lambda: T.mm(i2, h2), lambda: T.mm(h2, i2),
+                  lambda: i2 @ h2, lambda: T.bmm(i4[0], h2), lambda: T.mv(h2, i1),
+                  lambda: T.dot(i1, h1), lambda: T.addmm(h1, i2, h2), lambda: T.addmm(i1, h2, h2),
+                  lambda: i1 * h1, lambda: h1 / i1, lambda: i1 + h1, lambda: h1 - i1,
+                  lambda: T.maximum(h1, i1), lambda: h1 ** i1, lambda: i1 % h1, lambda: h1 % i1,
+                  lambda: i1 // h1, lambda: T.cat([i2, h2])):
+            try:
+                f()
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    # in-place forms PyTorch has and minigrad lacked: unary ones (PowBackward0 for square_,
+    # RoundBackward1 with decimals) and the aliases of mul_, sub_, div_, neg_
+    "more_in_place_methods": """
+        for name, args in [("log_", ()), ("sin_", ()), ("cos_", ()), ("sign_", ()),
+                           ("square_", ()), ("negative_", ()), ("round_", ()),
+                           ("multiply_", (3.0,)), ("subtract_", (T.ones(3),)),
+                           ("true_divide_", (2.0,))]:
+            a = T.tensor([0.5, -1.5, 2.0], requires_grad=True)
+            x = a * 1
+            show(getattr(x, name)(*args) is x, x, x._version)
+            graph(x)
+            (x * x).sum().backward()
+            show(a.grad)
+            (g,) = T.autograd.grad((getattr(a * 1, name)(*args) ** 2).sum(), a, create_graph=True)
+            show(g)
+            graph(g)
+            try:
+                getattr(T.tensor([1, -2, 3]), name)(*args)
+            except RuntimeError as e:
+                show(str(e))
+        show(T.tensor([1.26, 2.5]).round_(decimals=1))
+        show((T.ones(2) * 1).subtract_(T.ones(2), alpha=2))
+        a = T.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        a.cos_()
+    """,
 }

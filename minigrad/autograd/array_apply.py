@@ -23,6 +23,7 @@ from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
 from .accumulate_grad import AccumulateGrad, accumulator_of, sum_to_shape
 from .forward_results import _as_array, _keep_default_float
+from .inference_saved import refuse_saved_inference
 from .node import sequence
 from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, WithCasts, with_casts
 from .views import view_history
@@ -77,6 +78,10 @@ def _apply_arrays(cls, *args: Any) -> Tensor:
             out = _as_array(ctx, out)
         if out.dtype is _F64 and cls.default_float:
             out = _keep_default_float(out, inputs)
+    except Exception:
+        if requires and _grad_state.enabled:  # PyTorch saved the inputs first
+            refuse_saved_inference(cls, inputs, nexts)
+        raise
     finally:
         loud(token)
     requires = requires and _grad_state.enabled
@@ -213,6 +218,8 @@ def _apply_binary(cls, a: Any, b: Any) -> Tensor:
             if not (ad.flags.c_contiguous and bd.flags.c_contiguous):  # layouts may disagree
                 out = _relaid(ctx, out, iterator_layout(out, (ad, bd)))
     except ValueError:
+        if (ar or br) and _grad_state.enabled:  # PyTorch saved the inputs first
+            refuse_saved_inference(cls, (a, b), (ar or None, br or None))
         broadcast_shapes(np.shape(ad), np.shape(bd))  # PyTorch's error if they do not broadcast
         raise  # they do: another problem, reported as numpy said it
     finally:

@@ -32,7 +32,7 @@ _DTYPES = ("T.float32", "T.float64", "T.int64", "T.int32", "T.bool")
 _UNARY_INPLACE = (
     *("exp_", "relu_", "sigmoid_", "tanh_", "sqrt_", "abs_", "neg_", "log_", "sin_"),
     *("floor_", "ceil_", "trunc_", "frac_", "reciprocal_", "rsqrt_", "log1p_", "expm1_"),
-    *("log2_", "log10_", "exp2_"),
+    *("log2_", "log10_", "exp2_", "cos_", "sign_", "sgn_", "square_", "negative_", "round_"),
 )
 
 

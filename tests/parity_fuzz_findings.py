@@ -1580,4 +1580,27 @@ FUZZ_FINDINGS: dict[str, str] = {
         a = T.tensor([0.5, -1.5, 2.0], requires_grad=True)
         a.cos_()
     """,
+    # (--replay 1018846 of seed 1): F.linear's W.t() with inner size 4-7 adds the products in
+    # order where MKL does (fewer than 4 outputs, or one row for inner size 4), then the bias;
+    # one row keeps a -0. sum (a mean of such outputs showed 9.7434e-05 for 9.7752e-05)
+    "linear_of_inner_size_four_to_seven_adds_in_order": """
+        rng = np.random.default_rng(0)
+        bits = {np.float32: np.int32, np.float64: np.int64}
+        for dtype in (np.float32, np.float64):
+            for rows, inner, cols in ((1, 4, 3), (1, 4, 9), (5, 4, 2), (3, 5, 1), (7, 6, 3),
+                                      (2, 7, 2), (1, 2, 3), (1, 5, 2)):
+                a = rng.standard_normal((rows, inner)).astype(dtype) * 3
+                w = rng.standard_normal((cols, inner)).astype(dtype) * 3
+                b = rng.standard_normal(cols).astype(dtype) * 3
+                y = T.nn.functional.linear(T.tensor(a), T.tensor(w), T.tensor(b))
+                show(y.numpy().view(bits[dtype]).tolist())
+                if cols < 4:  # -0. products and bias
+                    zeros, bias = T.zeros(cols, inner, dtype=y.dtype), -T.zeros(cols, dtype=y.dtype)
+                    show(T.nn.functional.linear(T.tensor(-abs(a)), zeros, bias))
+        a = T.tensor([[-2.0, 3.0, 2.8686, -1.6502]], requires_grad=True)
+        g = T.tensor([[-1.92, -1.0196, 4.3608, 1.2397], [0.75, -0.3496, -0.54, 0.0],
+                      [3.6, 3.0, -1.0, 1.0]])
+        h = T.tensor([-0.5679, -3.0, -0.86])
+        show(T.mean(T.nn.functional.linear(a, g, h), dim=(1, 0), keepdim=True))
+    """,
 }

@@ -1405,6 +1405,9 @@ FUZZ_FINDINGS: dict[str, str] = {
                 ys = (T.sub(a, b, alpha=1.5), T.add(a, b, alpha=-0.7), a.clone().sub_(b, alpha=1.5))
                 for y in ys:
                     show(y.numpy().view(bits[dtype]).tolist())
+        # (--replay 1015595): the product is exact in the fused multiply-add: inf - 1.5 * 3e38 is
+        # inf, not inf + (-inf) = nan, and 1 - 1.5 * 3e38 is -inf
+        show(T.sub(T.tensor([float("inf"), 1.0, -2.0]), T.tensor([3e38, 3e38, 1e38]), alpha=1.5))
     """,
     # (--replay 1015543 of seed 1): an in-place op that saves its old self clones it just after
     # it made its own node (PyTorch's original_self), so that CloneBackward0 is the newer and

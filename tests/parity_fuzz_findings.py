@@ -1470,7 +1470,8 @@ FUZZ_FINDINGS: dict[str, str] = {
                   lambda: T.dot(i1, h1), lambda: T.addmm(h1, i2, h2), lambda: T.addmm(i1, h2, h2),
                   lambda: i1 * h1, lambda: h1 / i1, lambda: i1 + h1, lambda: h1 - i1,
                   lambda: T.maximum(h1, i1), lambda: h1 ** i1, lambda: i1 % h1, lambda: h1 % i1,
-                  lambda: i1 // h1, lambda: T.cat([i2, h2])):
+                  lambda: i1 // h1, lambda: T.cat([i2, h2]), lambda: T.clamp(h1, min=i1),
+                  lambda: T.clamp(i1, max=h1), lambda: i1 @ h2):
             try:
                 f()
             except RuntimeError as e:
@@ -1500,5 +1501,21 @@ FUZZ_FINDINGS: dict[str, str] = {
         show((T.ones(2) * 1).subtract_(T.ones(2), alpha=2))
         a = T.tensor([0.5, -1.5, 2.0], requires_grad=True)
         a.cos_()
+    """,
+    # clamp with tensor bounds (ClampBackward0) keeps self, min and max, as PyTorch's
+    # _saved_self, _saved_min, _saved_max (None for a bound not given): so an inference bound
+    # is refused before the shapes are checked (1015540's class)
+    "clamp_with_tensor_bounds_saves_self_min_and_max": """
+        h = T.tensor([0.5, -1.0, 3.0], requires_grad=True)
+        for kw in (dict(min=T.zeros(3)), dict(max=T.ones(3)),
+                   dict(min=T.zeros(3, requires_grad=True), max=T.tensor(2.0))):
+            y = T.clamp(h, **kw)
+            fn = y.grad_fn
+            show(fn._saved_self, fn._saved_min, fn._saved_max)
+            y.sum().backward()
+            try:
+                show(fn._saved_min)
+            except RuntimeError as e:
+                show(str(e))
     """,
 }

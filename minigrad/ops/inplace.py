@@ -153,7 +153,7 @@ def apply_inplace_recorded(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     """``apply_inplace`` once ``plain_update`` has declined: the op recorded on ``t``'s
     history when it needs grad, else computed and written into ``t``."""
     recorded = check_inplace(t, args)
-    if op.broadcasts:
+    if op.broadcasts and op.n_params == 0:  # (t and its operand: not index_put's value)
         _check_output_shape(t, args)
     if recorded:
         old = _snapshot(t)

@@ -1552,7 +1552,8 @@ FUZZ_FINDINGS: dict[str, str] = {
                   lambda: T.dot(i1, h1), lambda: T.addmm(h1, i2, h2), lambda: T.addmm(i1, h2, h2),
                   lambda: i1 * h1, lambda: h1 / i1, lambda: i1 + h1, lambda: h1 - i1,
                   lambda: T.maximum(h1, i1), lambda: h1 ** i1, lambda: i1 % h1, lambda: h1 % i1,
-                  lambda: i1 // h1, lambda: T.cat([i2, h2])):
+                  lambda: i1 // h1, lambda: T.cat([i2, h2]), lambda: T.clamp(h1, min=i1),
+                  lambda: T.clamp(i1, max=h1), lambda: i1 @ h2):
             try:
                 f()
             except RuntimeError as e:
@@ -1605,5 +1606,36 @@ FUZZ_FINDINGS: dict[str, str] = {
                       [3.6, 3.0, -1.0, 1.0]])
         h = T.tensor([-0.5679, -3.0, -0.86])
         show(T.mean(T.nn.functional.linear(a, g, h), dim=(1, 0), keepdim=True))
+    """,
+    # clamp with tensor bounds (ClampBackward0) keeps self, min and max, as PyTorch's
+    # _saved_self, _saved_min, _saved_max (None for a bound not given): so an inference bound
+    # is refused before the shapes are checked (1015540's class)
+    "clamp_with_tensor_bounds_saves_self_min_and_max": """
+        h = T.tensor([0.5, -1.0, 3.0], requires_grad=True)
+        for kw in (dict(min=T.zeros(3)), dict(max=T.ones(3)),
+                   dict(min=T.zeros(3, requires_grad=True), max=T.tensor(2.0))):
+            y = T.clamp(h, **kw)
+            fn = y.grad_fn
+            show(fn._saved_self, fn._saved_min, fn._saved_max)
+            y.sum().backward()
+            try:
+                show(fn._saved_min)
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    # (seed 2, --replay 2007395; seed 0 with other tables, 1100): an elementwise op of an
+    # expanded tensor is laid out as TensorIterator lays it out (numpy's order for a stride of 0
+    # differs): reshape of the result is a view, as in PyTorch
+    "elementwise_of_an_expanded_tensor_is_laid_out_as_pytorch": """
+        a = T.tensor([[1.5899, -0.5126]]).expand(4, 1, 2).requires_grad_()
+        b = T.tensor([[1.5, -0.5, 2.0]]).t().expand(3, 2).t().requires_grad_()
+        for x in (a, b, a.transpose(0, 2), b.unsqueeze(1).expand(2, 4, 3)):
+            for f in (T.cos, T.sin, T.exp, T.tanh, T.log, T.sigmoid, T.sqrt, T.abs):
+                y = f(x)
+                show(y.is_contiguous(), y.reshape(-1).grad_fn.name())
+        y = T.cos(a).reshape(8)
+        graph(y)
+        y.sum().backward()
+        show(a.grad)
     """,
 }

@@ -17,7 +17,7 @@ import numpy as np
 from .._dtypes import get_default_dtype, promote_pair, promote_zero_dim
 from .._quiet import loud, quiet
 from .._shapes import broadcast_shapes
-from ..ops._output_layout import iterator_layout
+from ..ops._output_layout import elementwise_layout, iterator_layout
 from ..ops.number_range import check_scalar_int, wrap_int
 from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
@@ -139,6 +139,8 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
                 out = _as_array(ctx, out)
             if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
                 out = out.astype(get_default_dtype().numpy)
+            if out.ndim > 1 and not out.flags.c_contiguous:  # numpy's for x.expand()
+                out = _relaid(ctx, out, elementwise_layout(out, data))
         finally:
             loud(token)
     requires = (a._requires_grad or follows_base(a)) and _grad_state.enabled

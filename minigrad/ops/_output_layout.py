@@ -16,7 +16,16 @@ import numpy as np
 
 from ._dim_order import reorder
 
-__all__ = ["cat_layout", "iterator_layout"]
+__all__ = ["cat_layout", "iterator_layout", "elementwise_layout"]
+
+
+def elementwise_layout(out: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """``out``, an elementwise result of ``a``, in TensorIterator's layout: numpy lays out the
+    result of an expanded ``a`` (a stride of 0) in an order of its own, and the float64 round
+    trip of a correctly rounded float32 kernel keeps that order."""
+    if out.ndim < 2 or out.flags.c_contiguous or out.shape != a.shape:
+        return out
+    return iterator_layout(out, (a,))
 
 
 def iterator_layout(out: np.ndarray, operands: tuple) -> np.ndarray:

@@ -25,7 +25,6 @@ from . import arithmetic as A
 from ._common import LEGACY_NAMES
 from ._short_path import edge, node
 from .copies import Clone
-from .indexing import IndexPut
 
 _grad_state = grad_mode.state
 
@@ -154,7 +153,7 @@ def apply_inplace_recorded(op: type[ArrayFunction], t: Tensor, *args) -> Tensor:
     """``apply_inplace`` once ``plain_update`` has declined: the op recorded on ``t``'s
     history when it needs grad, else computed and written into ``t``."""
     recorded = check_inplace(t, args)
-    if op.broadcasts and op is not IndexPut:  # index_put's value fits the indexed elements
+    if op.broadcasts and op.n_params == 0:  # (t and its operand: not index_put's value)
         _check_output_shape(t, args)
     if recorded:
         old = _snapshot(t)

@@ -16,6 +16,7 @@ from ..autograd.function import ArrayFunction
 from ..autograd.zero_grads import efficient_zeros
 from ..tensor import follows_base, new_tensor
 from . import libm_float
+from ._output_layout import elementwise_layout
 from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
 from .array_kernels import sign_of
@@ -188,7 +189,7 @@ class Tanh(ArrayFunction):
             return _apply_unary(cls, a)  # anomaly mode's stack names the general path's frames
         token = quiet()
         try:
-            out = tanh(data)
+            out = elementwise_layout(tanh(data), data)
         finally:
             loud(token)
         if not ((a._requires_grad or follows_base(a)) and _state.enabled):

@@ -1387,6 +1387,54 @@ FUZZ_FINDINGS: dict[str, str] = {
         graph(y)
         show(-1 ** T.tensor(-1.2, requires_grad=True), 2 ** T.tensor([[3]]).mT)
     """,
+    # (--replay 1017196 of seed 1): add/sub(alpha=) with a broadcast number along the row is
+    # not one fused multiply-add everywhere: the row's tail past the first element rounds
+    # alpha * b first, 4 floats (2 doubles) at a time (the printed 1.9423 where 1.9424 was)
+    "sub_alpha_of_a_broadcast_number_rounds_the_product_in_the_tail": """
+        t = T.tensor([[[-0.1, -0.1, 0.9], [-0.9414, 0.0586, -0.9414]],
+                      [[2.63, 2.63, 3.63], [-1.99, -0.99, -1.99]]])
+        m = T.tensor([-1.9225, -2.0]).reshape(2, 1, 1).requires_grad_()
+        y = T.sub(t, m, alpha=1.5)
+        bits = {np.float32: np.int32, np.float64: np.int64}
+        show(y, y.detach().numpy().view(np.int32).tolist())
+        rng = np.random.default_rng(0)
+        for dtype in (np.float32, np.float64):
+            for shape, other in (((21,), ()), ((2, 9), (2, 1)), ((5, 13), (5, 1)), ((40,), (40,))):
+                a = T.tensor(rng.standard_normal(shape).astype(dtype) * 3)
+                b = T.tensor(rng.standard_normal(other).astype(dtype) * 3)
+                ys = (T.sub(a, b, alpha=1.5), T.add(a, b, alpha=-0.7), a.clone().sub_(b, alpha=1.5))
+                for y in ys:
+                    show(y.numpy().view(bits[dtype]).tolist())
+        # (--replay 1015595): the product is exact in the fused multiply-add: inf - 1.5 * 3e38 is
+        # inf, not inf + (-inf) = nan, and 1 - 1.5 * 3e38 is -inf
+        show(T.sub(T.tensor([float("inf"), 1.0, -2.0]), T.tensor([3e38, 3e38, 1e38]), alpha=1.5))
+    """,
+    # (--replay 1015543 of seed 1): an in-place op that saves its old self clones it just after
+    # it made its own node (PyTorch's original_self), so that CloneBackward0 is the newer and
+    # runs first: sgn's efficient zeros reach the shared input first and take abs's -0.
+    "inplace_abs_clone_runs_before_abs_in_a_double_backward": """
+        b = T.tensor([3.3, -2.0266], requires_grad=True)
+        t = b.clone().abs_()
+        order = []
+        t.grad_fn.register_hook(lambda gi, go: order.append("abs"))
+        t.grad_fn._saved_self.grad_fn.register_hook(lambda gi, go: order.append("clone"))
+        y = t.mean().log_softmax(0)
+        (g,) = T.autograd.grad(y, b, create_graph=True)
+        show(g)
+        graph(g)
+        (h,) = T.autograd.grad((g * b).sum(), b)
+        show(h, order)
+        for op, arg in (("mul_", b), ("div_", b), ("pow_", 2)):
+            u = b * 1
+            getattr(u, op)(arg)
+            v = u * u
+            order = []
+            u.grad_fn.register_hook(lambda gi, go: order.append("op"))
+            u.grad_fn._saved_self.grad_fn.register_hook(lambda gi, go: order.append("clone"))
+            (g,) = T.autograd.grad(v.sum(), b, create_graph=True)
+            g.sum().backward()
+            show(b.grad, order)
+    """,
     # (--replay 1013133 of seed 1): an output of split, unbind, chunk ... made in grad mode
     # from a tensor that needs no grad (and any view of it) may not change in place with a
     # gradient: PyTorch's MULTI_OUTPUT_NODE creation meta, with no grad_fn to name
@@ -1414,6 +1462,40 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(y)
         y.add_(T.tensor([[1.0]]))
         y.backward(T.ones(1, 1))
+    """,
+    # (--replay 1009215 and 1015437 of seed 1): sgn's gradient is PyTorch's efficient zeros,
+    # and multiplied or divided (mul, div, log, exp, sqrt, amax's formulas) or viewed they stay
+    # efficient zeros: x.grad is 0., not 0 * inf = nan, and a -0. meeting them becomes 0.
+    "efficient_zeros_stay_zeros_through_products_and_views": """
+        cases = (
+            (lambda x: x.log(), [0.0, 1.0]),
+            (lambda x: x * T.tensor([float("inf"), 2.0]), [1.0, -1.0]),
+            (lambda x: x * float("inf"), [1.0, -1.0]),
+            (lambda x: x / T.tensor([0.0, 2.0]), [1.0, -1.0]),
+            (lambda x: T.tensor([1.0, -2.0]) / x, [0.0, -1.0]),
+            (lambda x: x / 0.0, [1.0, -1.0]),
+            (lambda x: x.reshape(2, 1).amax(1), [float("nan"), -1.0]),
+            (lambda x: (x - T.tensor([1.0, 1.0])) * float("inf"), [1.0, -1.0]),
+            (lambda x: x.view(2, 1) * float("inf"), [1.0, -1.0]),
+        )
+        for f, values in cases:
+            x = T.tensor(values, requires_grad=True)
+            (g,) = T.autograd.grad(f(x).abs().sum(), x, create_graph=True)
+            g.sum().backward()
+            show(x.grad)
+        a = T.tensor(-2.42, requires_grad=True)
+        n = T.linalg.vector_norm(a.log().view(()), 1)
+        v = T.ones_like(n).requires_grad_()
+        (g,) = T.autograd.grad(n, a, v, create_graph=True)
+        show(g, T.autograd.grad(g.sum(), [v, a]))
+        a = T.tensor([[-3.0], [-1.0]], requires_grad=True)
+        c = T.tensor([[-0.0], [0.0]], dtype=T.float64, requires_grad=True)
+        t = a * 1
+        t %= c
+        y = T.nn.functional.l1_loss(t.amax(1), T.tensor([-0.18, -0.28]), reduction="sum")
+        gs = T.autograd.grad(y, [a, c], create_graph=True)
+        sum((x * x).sum() for x in gs).backward()
+        show(a.grad, c.grad)
     """,
     # (with seed 1's 1005985): an in-place op whose gradient reads self saves a clone of the
     # old self, made after the op's node (PyTorch's original_self): the newer CloneBackward0
@@ -1481,7 +1563,8 @@ FUZZ_FINDINGS: dict[str, str] = {
                   lambda: T.dot(i1, h1), lambda: T.addmm(h1, i2, h2), lambda: T.addmm(i1, h2, h2),
                   lambda: i1 * h1, lambda: h1 / i1, lambda: i1 + h1, lambda: h1 - i1,
                   lambda: T.maximum(h1, i1), lambda: h1 ** i1, lambda: i1 % h1, lambda: h1 % i1,
-                  lambda: i1 // h1, lambda: T.cat([i2, h2])):
+                  lambda: i1 // h1, lambda: T.cat([i2, h2]), lambda: T.clamp(h1, min=i1),
+                  lambda: T.clamp(i1, max=h1), lambda: i1 @ h2):
             try:
                 f()
             except RuntimeError as e:
@@ -1511,6 +1594,45 @@ FUZZ_FINDINGS: dict[str, str] = {
         show((T.ones(2) * 1).subtract_(T.ones(2), alpha=2))
         a = T.tensor([0.5, -1.5, 2.0], requires_grad=True)
         a.cos_()
+    """,
+    # (--replay 1018846 of seed 1): F.linear's W.t() with inner size 4-7 adds the products in
+    # order where MKL does (fewer than 4 outputs, or one row for inner size 4), then the bias;
+    # one row keeps a -0. sum (a mean of such outputs showed 9.7434e-05 for 9.7752e-05)
+    "linear_of_inner_size_four_to_seven_adds_in_order": """
+        rng = np.random.default_rng(0)
+        bits = {np.float32: np.int32, np.float64: np.int64}
+        for dtype in (np.float32, np.float64):
+            for rows, inner, cols in ((1, 4, 3), (1, 4, 9), (5, 4, 2), (3, 5, 1), (7, 6, 3),
+                                      (2, 7, 2), (1, 2, 3), (1, 5, 2)):
+                a = rng.standard_normal((rows, inner)).astype(dtype) * 3
+                w = rng.standard_normal((cols, inner)).astype(dtype) * 3
+                b = rng.standard_normal(cols).astype(dtype) * 3
+                y = T.nn.functional.linear(T.tensor(a), T.tensor(w), T.tensor(b))
+                show(y.numpy().view(bits[dtype]).tolist())
+                if cols < 4:  # -0. products and bias
+                    zeros, bias = T.zeros(cols, inner, dtype=y.dtype), -T.zeros(cols, dtype=y.dtype)
+                    show(T.nn.functional.linear(T.tensor(-abs(a)), zeros, bias))
+        a = T.tensor([[-2.0, 3.0, 2.8686, -1.6502]], requires_grad=True)
+        g = T.tensor([[-1.92, -1.0196, 4.3608, 1.2397], [0.75, -0.3496, -0.54, 0.0],
+                      [3.6, 3.0, -1.0, 1.0]])
+        h = T.tensor([-0.5679, -3.0, -0.86])
+        show(T.mean(T.nn.functional.linear(a, g, h), dim=(1, 0), keepdim=True))
+    """,
+    # clamp with tensor bounds (ClampBackward0) keeps self, min and max, as PyTorch's
+    # _saved_self, _saved_min, _saved_max (None for a bound not given): so an inference bound
+    # is refused before the shapes are checked (1015540's class)
+    "clamp_with_tensor_bounds_saves_self_min_and_max": """
+        h = T.tensor([0.5, -1.0, 3.0], requires_grad=True)
+        for kw in (dict(min=T.zeros(3)), dict(max=T.ones(3)),
+                   dict(min=T.zeros(3, requires_grad=True), max=T.tensor(2.0))):
+            y = T.clamp(h, **kw)
+            fn = y.grad_fn
+            show(fn._saved_self, fn._saved_min, fn._saved_max)
+            y.sum().backward()
+            try:
+                show(fn._saved_min)
+            except RuntimeError as e:
+                show(str(e))
     """,
     # (seed 2, --replay 2007395; seed 0 with other tables, 1100): an elementwise op of an
     # expanded tensor is laid out as TensorIterator lays it out (numpy's order for a stride of 0

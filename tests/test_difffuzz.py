@@ -81,6 +81,25 @@ def test_comparison_sees_values_names_errors_and_warnings(torch) -> None:
     assert diff(f"import warnings\nif {engine}: warnings.warn('w')").field == "missing-warning"
 
 
+def test_leaves_grads_sharing_memory_are_noted_and_allowed(torch) -> None:
+    """PyTorch's two leaves' .grad as views of one buffer (a second backward adds into both):
+    the runner notes it on the shown .grad, and only such a difference is allowed."""
+    from difffuzz.allowlist import allowed
+
+    backward_twice = (
+        "a = T.tensor(-1., requires_grad=True)\nc = T.tensor(2., requires_grad=True)\n"
+        "l = T.stack([a, c]).sum()\nl.backward(retain_graph=True)\nl.backward()\nshow(a.grad)"
+    )
+    p = _program(backward_twice)
+    d = first_difference(run(torch, p), run(minigrad, p))
+    assert d.field == "values" and "shares its memory" in d.note
+    assert allowed(d.line()) is not None
+    p = _program(backward_twice.replace("T.tensor(-1.", "T.tensor([-1.]").replace("2.)", "[2.])"))
+    assert first_difference(run(torch, p), run(minigrad, p)) is None  # no view of one number
+    p = _program("a = T.ones(2, requires_grad=True)\nshow(a * (2 if T.__name__ == 'torch' else 3))")
+    assert allowed(first_difference(run(torch, p), run(minigrad, p)).line()) is None
+
+
 def test_minimiser_keeps_the_difference_and_drops_the_rest(torch) -> None:
     engine = "(T.__name__ == 'torch')"
     stmts = [

@@ -8,6 +8,8 @@ the graph.
 from __future__ import annotations
 
 from .._shapes import broadcast_shapes
+from ..autograd import grad_mode
+from ..autograd.inference_saved import refuse_saved_inference
 from ..ops import bmm as BMM
 from ..ops import linalg as L
 from ..ops import shape as S
@@ -56,6 +58,9 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         return mm(input, other)
     if a == 1 and b == 2:
         if input.shape[0] != other.shape[0]:
+            if grad_mode.state.enabled:  # the mm it runs would refuse an inference tensor first
+                edges = [x if x.requires_grad else None for x in (input, other)]
+                refuse_saved_inference(L.Mm, (input, other), edges)
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied (1x{input.shape[0]} "
                 f"and {other.shape[0]}x{other.shape[1]})"

@@ -27,6 +27,7 @@ from .inference_saved import refuse_saved_inference
 from .node import sequence
 from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, WithCasts, with_casts
 from .views import view_history
+from .zero_grads import _ZEROS, is_efficient_zeros, kept_zeros
 
 _grad_state = grad_mode.state
 _anomaly = anomaly_mode.state
@@ -306,6 +307,8 @@ def _array_node_run(self: BackwardNode, grad: np.ndarray) -> tuple:
     grads = self._backward(self, grad)
     if type(grads) is not tuple:
         grads = (grads,)
+    if _ZEROS and self._keeps_zeros and is_efficient_zeros(grad):  # PyTorch's zeros * x
+        grads = kept_zeros(grads, self._keeps_zeros)
     shapes = self._shapes
     if type(shapes) is tuple and len(grads) == 2 and len(shapes) == 2:
         # a binary op's two gradients (``x @ W + b``'s bias, summed over the batch): no loop

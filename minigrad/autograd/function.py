@@ -282,9 +282,13 @@ class ArrayFunction(Function):
     float_operands = False
     true_division = False  # an int operand is read as a float, not wrapped (number_range)
     exact_grads = False
+    #: per input, whether its gradient only multiplies or divides ``grad`` (``grad * b``,
+    #: ``grad / a``): PyTorch's efficient zeros then stay efficient zeros (zero_grads.py)
+    keeps_zeros: tuple[bool, ...] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._Node._keeps_zeros = cls.keeps_zeros
         cls._Node._run = cls.backward if cls.exact_grads else _array_node_run
         cls._Node._run_graph = _array_node_run_graph
         cls._Node._backward = staticmethod(cls.backward)

@@ -55,10 +55,12 @@ def fma(a, b, c) -> np.ndarray:
             b, c = np.asarray(b, _F32), np.asarray(c, _F32)
             wide = a.astype(_F64) * b
             out = _add_round_to_odd(wide, c.astype(_F64)).astype(_F32)
+            plain = (wide + c).astype(_F32)  # the product exact: 3e38 * 1.5 is no inf
         else:
             a, b, c = (np.asarray(v, _F64) for v in (a, b, c))
             uh, ul = _two_product(a, b)
             th, tl = _two_sum(c, uh)
             out = th + _add_round_to_odd(tl, ul)
-        plain = a * b + c  # infinities, nan, and a zero's sign: the plain operations give them
+            plain = a * b + c
+        # infinities, nan, and a zero's sign: the plain operations give them
         return np.where(np.isfinite(out) & (out != 0), out, plain)

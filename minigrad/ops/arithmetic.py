@@ -12,7 +12,9 @@ import numpy as np
 from ..autograd.array_apply import _array_node_run
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes
+from ._fma import fma
 from .bias_add import bias_add
+from .cpu_loop_split import rounded_product_elements
 from .namespace import namespace
 from .number_range import alpha_factor, int_operand
 
@@ -103,14 +105,21 @@ class AddAlpha(ArrayFunction):
 
 
 def _fused_multiply_add(a, b, factor):
-    """``a + b * factor`` rounded once, as PyTorch's add/sub kernel (a fused multiply-add):
-    float32 through float64 (where the product is exact), float64 through long double."""
+    """``a + b * factor`` rounded once, as PyTorch's add/sub kernel (a fused multiply-add;
+    float64's product needs the emulation: long double rounds ``b * 0.7`` twice), except the
+    elements its loop rounds the product of (``rounded_product_elements``)."""
     dtype = np.result_type(a, b)
-    wide = {"f": np.float64 if dtype.itemsize < 8 else np.longdouble}.get(dtype.kind)
-    if wide is None:
+    if dtype.kind != "f":
         return a + b * factor
     factor = np.asarray(factor, dtype)  # PyTorch's kernel sees alpha in the tensor's dtype
-    return (np.asarray(a, wide) + np.asarray(b, wide) * factor.astype(wide)).astype(dtype)
+    if dtype.itemsize < 4:  # float16: computed in float32 (exact in float64), rounded once
+        return (np.asarray(a, np.float64) + np.asarray(b, np.float64) * factor).astype(dtype)
+    a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+    out = np.asarray(fma(b, factor, a), dtype)
+    rounded = rounded_product_elements(out.shape, a, b)  # a broadcast b: some not fused
+    if rounded is not None:
+        out[rounded] = (a + b * factor)[rounded]
+    return out
 
 
 class SubAlpha(AddAlpha):
@@ -158,6 +167,7 @@ class Mul(ArrayFunction):
     float_operands = True
     saved_names = ("self", "other")
     saved_when = (1, 0)  # a is kept for b's gradient only, b for a's
+    keeps_zeros = (True, True)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -178,6 +188,7 @@ class Div(ArrayFunction):
     true_division = True
     saved_names = ("self", "other")
     saved_when = (1, None)  # a is kept for b's gradient only
+    keeps_zeros = (True, False)  # grad / b; -grad * (a / b / b): ordinary zeros
 
     @staticmethod
     def forward(ctx, a, b):
@@ -203,6 +214,7 @@ class DivScalar(ArrayFunction):
 
     node_name = "DivBackward1"
     n_params = 1
+    keeps_zeros = (True,)
 
     @staticmethod
     def forward(ctx, a, divisor):
@@ -253,6 +265,7 @@ class MulScalar(ArrayFunction):
 
     node_name = "MulBackward1"
     n_params = 1
+    keeps_zeros = (True,)
 
     @staticmethod
     def forward(ctx, a, factor):

@@ -63,6 +63,7 @@ class ClampTensor(ArrayFunction):
     """``clamp(x, min=tensor, max=tensor)``: the bounds broadcast and get gradients too."""
 
     node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
     broadcasts = True
 
     @staticmethod

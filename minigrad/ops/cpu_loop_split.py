@@ -72,27 +72,66 @@ def empty_output(shape: tuple[int, ...], *operands: np.ndarray, dtype=np.float32
     return np.empty([shape[d] for d in order], dtype).transpose(np.argsort(order))
 
 
-def vector_elements(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray:
-    """A boolean array of ``shape``: True where the vector function computes the element."""
-    block = BLOCK.get(operands[0].dtype, 32)
-    mask = np.zeros(shape, bool)
-    if mask.size < block:
-        return mask
+def _rows(shape: tuple[int, ...], operands) -> tuple[int, list[int], object]:
+    """TensorIterator's inner row: its length (inner dims that follow on in memory merged),
+    each operand's stride along it, and a function giving each element's position in its
+    row (an int array of ``shape``)."""
     dims, perm, strides = _iteration(shape, operands)
     sizes = [shape[d] for d in dims]
+    if not dims:
+        return 1, [0 for _ in operands], lambda: np.zeros(shape, np.int64)
     # the output is written densely in that order: merge inner dims that follow in memory
     row, inner = sizes[perm[0]], [s[perm[0]] for s in strides]
     for d in perm[1:]:
         if not all(s[d] == i * row for s, i in zip(strides, inner, strict=True)):
             break
         row *= sizes[d]
+
+    def positions() -> np.ndarray:
+        order = [dims[d] for d in perm[::-1]]  # outermost first
+        at = np.arange(int(np.prod(shape, dtype=np.int64))).reshape([shape[d] for d in order])
+        return np.transpose(at % row, np.argsort(order)).reshape(shape)
+
+    return row, inner, positions
+
+
+def vector_elements(shape: tuple[int, ...], *operands: np.ndarray) -> np.ndarray:
+    """A boolean array of ``shape``: True where the vector function computes the element."""
+    block = BLOCK.get(operands[0].dtype, 32)
+    mask = np.zeros(shape, bool)
+    if mask.size < block:
+        return mask
+    row, inner, positions = _rows(shape, operands)
     if not all(i in (0, 1) for i in inner) or row < block:
         return mask
-    # the row's positions, in iteration order, of every element of the output
-    order = [dims[d] for d in perm[::-1]]  # outermost first
-    positions = np.arange(mask.size).reshape([shape[d] for d in order]) % row
-    flat = np.transpose(positions, np.argsort(order)).reshape([shape[d] for d in dims])
-    return (flat < row - row % block).reshape(shape)
+    return positions() < row - row % block
+
+
+#: add/sub(alpha=) with a broadcast number: (elements of a block, of the tail's vectors)
+_PRODUCT_TAIL = {np.dtype(np.float32): (16, 4), np.dtype(np.float64): (8, 2)}
+
+
+def rounded_product_elements(shape: tuple[int, ...], a, b) -> np.ndarray | None:
+    """Where PyTorch's ``add(a, b, alpha=c)`` rounds ``c * b`` before it adds (None: nowhere).
+
+    Its kernel is a fused multiply-add, except where ``b`` is one number along the loop's
+    row and ``a`` is contiguous in it: there the blocks of two vectors and the first element
+    of the row's tail (the last ``n % 16`` floats, ``n % 8`` doubles) are fused, and the
+    compiler vectorises the rest of the tail 4 floats (2 doubles) at a time with a multiply
+    and an add, leaving the last 0-3 (0-1) fused again. Measured on torch 2.13, one thread:
+    ``sub(x, m, alpha=1.5)`` of a (2, 2, 3) ``x`` and a (2, 1, 1) ``m`` rounds elements 1-4
+    of each row of 6."""
+    tail = _PRODUCT_TAIL.get(np.result_type(a, b))
+    if tail is None or np.shape(b) == shape or not shape:
+        return None
+    block, width = tail
+    row, inner, positions = _rows(shape, (np.asarray(a), np.asarray(b)))
+    groups = (row % block - 1) // width
+    if inner != [1, 0] or groups <= 0:
+        return None
+    start = row - row % block + 1
+    at = positions()
+    return (at >= start) & (at < start + groups * width)
 
 
 def split(vector, scalar, shape: tuple[int, ...], *arrays: np.ndarray) -> np.ndarray:

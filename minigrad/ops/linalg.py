@@ -50,8 +50,10 @@ def small_product(a: np.ndarray, b: np.ndarray, start=None) -> np.ndarray | None
     plus the products one after the other (numpy's BLAS adds in another order: an ulp apart
     in most results; with the bias first, a -0. bias stays -0. where the products are -0.).
     Measured against torch for inner sizes 2 to 7 and fewer than 400 multiplications; a
-    column-major ``b`` (``W.t()``, a Linear layer's) adds the bias after the products, from
-    inner size 4 in another order (not found): np.dot then, as for the benchmarks' layers."""
+    column-major ``b`` (``W.t()``, a Linear layer's) adds the bias after the products (one
+    row's or column's sum of fewer than 4 columns keeps a -0.): inner size 2-3, and up to
+    7 in the shapes where MKL adds in order too (``_products_in_order``); np.dot in the
+    others, as for the benchmarks' layers."""
     if a.size * b.shape[1] >= SMALL:  # first, as it is the cheapest test (a training batch)
         return None
     n, k = a.shape
@@ -60,16 +62,31 @@ def small_product(a: np.ndarray, b: np.ndarray, start=None) -> np.ndarray | None
         return None
     if b.flags.c_contiguous and 1 < k < 8 and m > 1:
         from_bias = True
-    elif b.flags.f_contiguous and 1 < k < 4:  # W.t(): the products from 0., then the bias
+    elif b.flags.f_contiguous and _products_in_order(n, k, m):  # W.t(): products, then bias
         from_bias = False
     else:
         return None
     products = a[:, :, None] * b[None, :, :]
     if start is None or not from_bias:  # (C-ordered results, as np.dot's: layouts matter)
-        out = np.add(np.cumsum(products, axis=1)[:, -1, :], 0.0, order="C")  # never -0.
+        sums = np.cumsum(products, axis=1)[:, -1, :]
+        if start is not None and m < 4 and 1 in (n, m):  # a row or a column: -0. stays
+            return np.array(sums, order="C") + start
+        out = np.add(sums, 0.0, order="C")  # from 0.: never -0.
         return out if start is None else out + start
     first = np.broadcast_to(np.asarray(start, dtype=a.dtype), (n, m))[:, None, :]
     return np.cumsum(np.concatenate([first, products], axis=1), axis=1)[:, -1, :].copy()
+
+
+def _products_in_order(n: int, k: int, m: int) -> bool:
+    """Whether MKL adds the ``k`` products of an ``(n, k) @ (k, m)`` product with a
+    column-major right side one after the other (measured against torch, float32 and
+    float64): inner size 2-3; 4 for fewer than 4 columns or one row; 5-7 for 2-3 columns, or
+    one column and fewer than 4 rows. In the other shapes its kernels pair the products."""
+    if k < 4:
+        return k > 1
+    if k == 4:
+        return m < 4 or n == 1
+    return k < 8 and (1 < m < 4 or (m == 1 and n < 4))
 
 
 def mm_grads(grad, a, b, need_a: bool, need_b: bool, layout: tuple | None = None) -> tuple:

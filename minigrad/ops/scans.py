@@ -160,6 +160,7 @@ class Amax(ArrayFunction):
 
     node_name = "AmaxBackward0"
     n_params = 2
+    keeps_zeros = (True,)  # grad / count * hits
     _largest = True
     _name = "amax"
 

@@ -40,6 +40,7 @@ PRINTED_IN_FULL = 1000
 class Exp(ArrayFunction):
     node_name = "ExpBackward0"
     saved_names = ("result",)
+    keeps_zeros = (True,)  # grad * out, grad / a: PyTorch's efficient zeros stay zeros
 
     @staticmethod
     def forward(ctx, a):
@@ -59,6 +60,7 @@ class Exp(ArrayFunction):
 class Log(ArrayFunction):
     node_name = "LogBackward0"
     saved_names = ("self",)
+    keeps_zeros = (True,)
 
     @staticmethod
     def forward(ctx, a):
@@ -75,6 +77,7 @@ class Log(ArrayFunction):
 class Sqrt(ArrayFunction):
     node_name = "SqrtBackward0"
     saved_names = ("result",)
+    keeps_zeros = (True,)
 
     @staticmethod
     def forward(ctx, a):

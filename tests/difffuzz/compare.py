@@ -37,6 +37,7 @@ class Difference:
     field: str
     torch: object
     minigrad: object
+    note: str = ""  # what the runner noted on PyTorch's side at that statement
 
     def kind(self) -> str:
         """A coarse key that the minimiser keeps constant while it shrinks a program."""
@@ -45,7 +46,8 @@ class Difference:
         return self.field
 
     def line(self) -> str:
-        return f"{self.field}: torch {_short(self.torch)} | minigrad {_short(self.minigrad)}"
+        note = f" [torch: {self.note}]" if self.note else ""
+        return f"{self.field}: torch {_short(self.torch)} | minigrad {_short(self.minigrad)}{note}"
 
 
 def _head(item) -> str:
@@ -117,8 +119,25 @@ def _same_value(a, b) -> str | None:
     return None if a == b else a[0]
 
 
+def _notes(items: list) -> tuple[list, dict]:
+    """The items without the runner's notes, and the notes by statement."""
+    notes = {stmt: v[1] for stmt, v in items if type(v) is tuple and v and v[0] == "note"}
+    if notes:
+        items = [(stmt, v) for stmt, v in items if not (type(v) is tuple and v and v[0] == "note")]
+    return items, notes
+
+
 def first_difference(torch_items: list, minigrad_items: list) -> Difference | None:
-    """The first difference between two runs (items are ``(statement, value)``)."""
+    """The first difference between two runs (items are ``(statement, value)``); a note the
+    runner made on PyTorch's side at its statement goes with it."""
+    torch_items, notes = _notes(torch_items)
+    d = _first_difference(torch_items, minigrad_items)
+    if d is not None and d.stmt in notes:
+        d = Difference(d.stmt, d.field, d.torch, d.minigrad, notes[d.stmt])
+    return d
+
+
+def _first_difference(torch_items: list, minigrad_items: list) -> Difference | None:
     for i in range(max(len(torch_items), len(minigrad_items))):
         if i >= len(torch_items) or i >= len(minigrad_items):
             longer = torch_items if i < len(torch_items) else minigrad_items

@@ -102,9 +102,35 @@ class Recorder:
 
     def show(self, value) -> None:
         self.items.append((self.where, self.describe(value)))
+        if self.module.__name__ == "torch" and _shares_grad_memory(value, self.namespace):
+            self.items.append((self.where, ("note", SHARED_GRADS)))
 
     def graph(self, tensor) -> None:
         self.items.append((self.where, ("graph", graph_signature(tensor, self.namespace))))
+
+
+#: a note on a shown ``.grad`` (PyTorch only; ``compare`` puts it on the difference's line)
+SHARED_GRADS = "this leaf's .grad shares its memory with another leaf's"
+
+
+def _shares_grad_memory(value, names: dict) -> bool:
+    """Whether ``value`` is a leaf's ``.grad`` whose memory is also another leaf's ``.grad``:
+    PyTorch's AccumulateGrad keeps a gradient it receives without copying it, and two views
+    of one buffer (``stack([a, c]).sum()``'s gradient, expanded from one number) become two
+    leaves' ``.grad``; a second backward then adds into both at once."""
+    if not _is_tensor(value) or not value.numel():
+        return False
+    grads = [
+        g
+        for t in names.values()
+        if _is_tensor(t) and t.is_leaf and t.requires_grad and (g := t.grad) is not None
+    ]
+    if not any(g is value for g in grads):
+        return False
+    ptr = value.untyped_storage().data_ptr()
+    return any(
+        g is not value and g.numel() and g.untyped_storage().data_ptr() == ptr for g in grads
+    )
 
 
 def namespace(module) -> dict:

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import _dtypes
 from ._functions._args import _operand
+from ._functions.clamp_bounds import clamp_bounds
 from ._functions.clamp_one_side import clamp_max_, clamp_min_
 from .ops import activation as ACT
 from .ops import arithmetic as A
@@ -60,15 +61,19 @@ def _unary_inplace(op):
     return method
 
 
-def _clamp_(self, min=None, max=None):  # noqa: A002
-    try:
-        return IP.apply_inplace(CL.Clamp, self, min, max)
-    except RuntimeError as e:
-        if "can't be cast" not in str(e) or isinstance(min, Tensor) or isinstance(max, Tensor):
-            raise
-        # with number bounds PyTorch names the output type as C does: long int, bool
-        head = str(e).rsplit(" ", 1)[0]
-        raise RuntimeError(f"{head} {_dtypes.C_NAMES[self._data.dtype]}") from None
+def _clamp_(name: str):
+    def clamp_(self, *bounds, **named):
+        min, max = clamp_bounds(name, bounds, named, method=True)  # noqa: A001
+        try:
+            return IP.apply_inplace(CL.Clamp, self, min, max)
+        except RuntimeError as e:
+            if "can't be cast" not in str(e) or isinstance(min, Tensor) or isinstance(max, Tensor):
+                raise
+            # with number bounds PyTorch names the output type as C does: long int, bool
+            head = str(e).rsplit(" ", 1)[0]
+            raise RuntimeError(f"{head} {_dtypes.C_NAMES[self._data.dtype]}") from None
+
+    return clamp_
 
 
 def _pow_(self, exponent):
@@ -116,8 +121,8 @@ INPLACE_METHODS: dict[str, Any] = {
     "div_": _inplace(A.Div),
     "pow_": _pow_,
     "neg_": _unary_inplace(A.Neg),
-    "clamp_": _clamp_,
-    "clip_": _clamp_,
+    "clamp_": _clamp_("clamp_"),
+    "clip_": _clamp_("clip_"),
     "clamp_min_": clamp_min_,
     "clamp_max_": clamp_max_,
     "multiply_": _inplace(A.Mul),

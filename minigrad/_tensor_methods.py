@@ -21,7 +21,8 @@ from ._functions._args import _operand
 from ._functions.arithmetic import (
     abs,
     add,
-    clamp,
+    clamp_method,
+    clip_method,
     cos,
     div,
     exp,
@@ -219,8 +220,8 @@ METHODS: dict[str, Any] = {
     "relu": relu,
     "sign": sign,
     "sgn": sgn,
-    "clamp": clamp,
-    "clip": clamp,
+    "clamp": clamp_method,
+    "clip": clip_method,
     # reductions
     "sum": sum,
     "sum_to_size": sum_to_size,

@@ -1649,4 +1649,21 @@ FUZZ_FINDINGS: dict[str, str] = {
         y.sum().backward()
         show(a.grad)
     """,
+    # clamp has two overloads in PyTorch, Tensor bounds or number bounds: one of each is
+    # refused ("invalid combination of arguments", as given: positional or keyword, function,
+    # method or in place)
+    "clamp_with_a_tensor_bound_and_a_number_bound_is_refused": """
+        h = T.ones(3)
+        z = T.zeros(3)
+        for f in (lambda: T.clamp(h, z, 2.0), lambda: T.clamp(h, max=2, min=z),
+                  lambda: T.clip(h, min=z, max=2), lambda: h.clamp(z, 2.0),
+                  lambda: h.clamp(z, max=2.0), lambda: h.clip(min=z, max=2.0),
+                  lambda: h.clamp_(1.0, z), lambda: h.clip_(max=2, min=z)):
+            try:
+                f()
+            except TypeError as e:
+                show(str(e))
+        show(T.clamp(h, z, None), h.clamp(None, z), h.clamp(0, 2), T.clamp(h, max=z))
+        show(h.clamp_(max=z), h.clip(min=0.5))
+    """,
 }

@@ -17,6 +17,7 @@ from ..ops import unary as U
 from ..ops.number_range import check_scalar_int
 from ..tensor import Tensor
 from ._args import _operand
+from .clamp_bounds import clamp_bounds
 
 Operand = Tensor | float  # a tensor or a Python number (int and bool included)
 
@@ -145,15 +146,21 @@ def relu(input: Tensor) -> Tensor:
     return ACT.Relu.apply(input)
 
 
-def clamp(  # noqa: A002
-    input: Tensor, min: Operand | None = None, max: Operand | None = None
-) -> Tensor:
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return CL.ClampTensor.apply(input, _operand(min), _operand(max))
-    return CL.Clamp.apply(input, min, max)
+def _clamp(name: str, method: bool = False):
+    def clamp(input: Tensor, *bounds: Operand | None, **named: Operand | None) -> Tensor:
+        """``clamp(input, min=None, max=None)``: both bounds Tensors, or both numbers."""
+        given = bounds if method else (input, *bounds)
+        min, max = clamp_bounds(name, given, named, method)  # noqa: A001
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            return CL.ClampTensor.apply(input, _operand(min), _operand(max))
+        return CL.Clamp.apply(input, min, max)
+
+    clamp.__name__ = name
+    return clamp
 
 
-clip = clamp
+clamp, clip = _clamp("clamp"), _clamp("clip")
+clamp_method, clip_method = _clamp("clamp", method=True), _clamp("clip", method=True)
 
 
 def sign(input: Tensor) -> Tensor:

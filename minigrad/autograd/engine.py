@@ -135,15 +135,21 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
     deps = _count_dependencies(start)
     captured: list = [None] * len(capture) if capture else []
     needed = _reaching(start, capture) if capture else None
-    ready = [(-node._seq, node) for node in start if node not in deps]
+    # queued: marked deps[node] = 0 (ready_order.py reads it); like PyTorch, autograd.grad
+    # queues only the nodes whose gradients reach an input asked for
+    ready = [(-n._seq, n) for n in start if n not in deps and (needed is None or n in needed)]
+    outputs = False  # an OutputEdge was queued (ready_order.py then counts PyTorch's queue)
+    for _, node in ready:
+        deps[node] = 0
+        outputs = outputs or node._owner is not None
     # leaves (and NotImplemented nodes) ready together run first, in PyTorch's order
     # (ready_order.py); in ``leaves`` the last runs first
     leaves = [node for _, node in ready if node._asap]
     if leaves:
         ready = [entry for entry in ready if not entry[1]._asap]
         if len(leaves) > 1:
-            others = {node for _, node in ready}
-            leaves = leaves_in_turn([node for node, _ in roots], leaves, others, deps, needed)
+            edges = [node for node, _ in roots]
+            leaves = leaves_in_turn(edges, leaves, ready, deps, 0, outputs)
         leaves.reverse()
     heapify(ready)
     watchers = tuple(observers) if order is None else ()
@@ -196,17 +202,24 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                 count = deps[fn] - 1
                 if count:
                     deps[fn] = count
+                elif needed is not None and fn not in needed:
+                    continue  # not queued: its gradients reach no input asked for
                 elif fn._asap:
+                    deps[fn] = 0
                     leaves.append(fn)
                 else:
+                    deps[fn] = 0
                     heappush(ready, (-fn._seq, fn))
+                    if fn._owner is not None:
+                        outputs = True
             if len(leaves) > 1 and not node._asap:  # all of them this node's
-                others = {entry[1] for entry in ready}
-                leaves = leaves_in_turn(node._next, leaves, others, deps, needed)
+                leaves = leaves_in_turn(node._next, leaves, ready, deps, 0, outputs)
                 leaves.reverse()
             # Let go of this node's gradients (and of what the observers were shown): an
             # AccumulateGrad may then own one uncopied, with a view open or not.
             grad = outs = g = seen = None
+        if watchers and needed is not None:
+            _show_unqueued(watchers, deps, start, needed)
     except Exception:
         if anomaly.enabled and node is not None:
             report_failure(node)
@@ -216,6 +229,15 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
         for w in watchers:
             w.on_backward_end()
     return captured
+
+
+def _show_unqueued(watchers: tuple, deps: dict, start: list, needed: set) -> None:
+    """The nodes ``autograd.grad`` did not queue (their gradients reach no input asked for):
+    the observers see them after the pass, newest first, as nodes that received nothing."""
+    skipped = [n for n in (*deps, *start) if n not in needed and n._owner is None]
+    for node in sorted(set(skipped), key=lambda n: -n._seq):
+        for w in watchers:
+            w.on_node(node, None, (None,) * len(node._next))
 
 
 def _array(g):

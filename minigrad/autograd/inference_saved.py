@@ -16,14 +16,15 @@ def refuse_saved_inference(cls: type, inputs: tuple, nexts: tuple) -> None:
     not "self must be a matrix". ``nexts``: where each input's gradient goes (None: none).
 
     Which input a saved name is: all in order when every input is saved; otherwise ``self``
-    is the first and the others the last ones (addmm saves mat1 and mat2, not its bias)."""
+    (or ``grad_output``) is the first and the others the last ones (addmm saves mat1 and mat2,
+    not its bias)."""
     names = [n for n in cls.saved_names if n not in _NOT_INPUTS] or [None] * len(
         cls.saved_when or ()
     )
     n = len(inputs)
     if not names or len(names) > n:
         return
-    head = 1 if names[0] == "self" and len(names) < n else 0
+    head = 1 if names[0] in ("self", "grad_output") and len(names) < n else 0
     where = list(range(head)) + list(range(n - len(names) + head, n))
     when = cls.saved_when
     for slot, k in enumerate(where):

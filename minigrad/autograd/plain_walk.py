@@ -61,6 +61,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
     ready: list = []  # (-sequence number, node, gradient): the newest first
     node, grad = root, seed
     leaves: list = []  # (AccumulateGrad, gradient) ready: run at once, off the heap
+    outputs = False  # an OutputEdge was queued (ready_order.py then counts PyTorch's queue)
     watchers = tuple(observers) if observers else ()  # none: the usual pass, no loops
     notify = []
     if watchers:
@@ -122,6 +123,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                         old = buffers.get(fn)
                         buffers[fn] = g if old is None else buffer_sum(old, g)
                     continue
+                deps[fn] = 0  # queued (ready_order.py reads it)
                 if buffers and fn in buffers:  # the last of several edges
                     old = buffers.pop(fn)
                     g = old if g is None else buffer_sum(old, g)
@@ -131,14 +133,16 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                     follow, follow_grad = fn, g
                 elif fn._seq > follow._seq:  # the newer runs next, the older waits its turn
                     heappush(ready, (-follow._seq, follow, follow_grad))
+                    outputs = outputs or follow._owner is not None
                     follow, follow_grad = fn, g
                 else:
                     heappush(ready, (-fn._seq, fn, g))
+                    outputs = outputs or fn._owner is not None
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
             grad = outs = g = None
             if leaves:  # what the heap would pop next: these (their priority)
                 if len(leaves) > 1:  # in PyTorch's order (ready_order.py)
-                    leaves = _in_turn(node._next, leaves, ready, follow, deps)
+                    leaves = _in_turn(node._next, leaves, ready, follow, deps, outputs)
                 while leaves:
                     fn, grad = leaves.pop()  # the list lets go: ``grad`` is ours alone
                     if grad is None:
@@ -175,6 +179,7 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             if follow is not None:  # next, unless the heap holds a newer node
                 if ready and -ready[0][0] > follow._seq:
                     heappush(ready, (-follow._seq, follow, follow_grad))
+                    outputs = outputs or follow._owner is not None
                     _, node, grad = heappop(ready)
                 else:
                     node, grad = follow, follow_grad
@@ -195,14 +200,11 @@ def _disjoint(nodes, deps: dict) -> bool:
     return deps.keys().isdisjoint(nodes.keys() if isinstance(nodes, dict) else nodes)
 
 
-def _in_turn(edges: tuple, leaves: list, ready: list, follow, deps: dict) -> list:
-    """``leaves`` (pairs) in PyTorch's order, the first to run last: the nodes ready besides
-    them are the heap's and ``follow``. (Linear's ``T``, when the walk runs it, is addmm's
-    last edge, after its two possible leaves: a node queued after two leaves never changes
-    their order.)"""
-    others = {entry[1] for entry in ready}
-    if follow is not None:
-        others.add(follow)
+def _in_turn(edges: tuple, leaves: list, ready: list, follow, deps: dict, outputs: bool) -> list:
+    """``leaves`` (pairs) in PyTorch's order, the first to run last: ``follow`` is off the
+    heap. (Linear's ``T``, when the walk runs it, is addmm's last edge, after its two
+    possible leaves: a node queued after two leaves never changes their order.)"""
     grads = dict(leaves)
-    order = leaves_in_turn(edges, [fn for fn, _ in leaves], others, deps)
+    off_heap = 0 if follow is None else 1
+    order = leaves_in_turn(edges, [fn for fn, _ in leaves], ready, deps, off_heap, outputs)
     return [(fn, grads[fn]) for fn in reversed(order)]

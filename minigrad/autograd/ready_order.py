@@ -18,52 +18,57 @@ for a handful of shapes.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 __all__ = ["leaf_order", "leaves_in_turn"]
 
 
 def leaves_in_turn(
-    edges: Sequence, leaves: list, ready: Collection, deps: dict, needed: Collection | None = None
+    edges: Sequence, leaves: list, heap: list, deps: dict, off_heap: int, outputs: bool
 ) -> list:
     """``leaves``, the AccumulateGrads that one node has just made ready, in PyTorch's order.
 
-    ``edges``: that node's ``_next`` (or the roots of a pass, as given); ``ready``: the nodes
-    now ready besides the leaves, those this node made ready included; ``deps``: the engine's
-    counts of edges still to come. Where minigrad's queue differs from PyTorch's, this counts
-    PyTorch's: a multi-output node is one node there, ready once all its outputs are (here
-    one ``OutputEdge`` per output), and ``autograd.grad`` queues only the ``needed`` nodes.
+    ``edges``: that node's ``_next`` (or the roots of a pass, as given). The walks mark a
+    node they queue with ``deps[node] = 0``, so the nodes this one made ready are the edges
+    marked so: no search of the queue, whatever its size. ``heap``: the walk's queue (entries
+    ``(-seq, node, ...)``), those nodes included; ``off_heap``: how many of them the walk
+    keeps off it. Where minigrad's queue differs from PyTorch's (``outputs``: it holds an
+    ``OutputEdge``), PyTorch's is counted: a multi-output node is one node there, queued once
+    all its outputs are (here one ``OutputEdge`` per output).
     """
-    queued = (lambda fn: True) if needed is None else needed.__contains__
     last = {fn: i for i, fn in enumerate(edges) if fn is not None}  # ready at its last edge
-    now = [fn for fn in last if fn in ready]
-    waiting = Counter(fn._owner for fn in ready if fn._owner is not None)
-    before = [fn for fn in ready if fn not in last]  # in the queue before this node ran
-    pending = sum(1 for fn in before if fn._owner is None and queued(fn))
-    owners = Counter(fn._owner for fn in before if fn._owner is not None)
-    pending += sum(1 for o, n in owners.items() if n == deps[o] and queued(o))
-    # an owner is queued at the last of its outputs that this node made ready
-    owner_at: dict = {}
-    for fn in now:
-        if fn._owner is not None:
-            owner_at[fn._owner] = max(owner_at.get(fn._owner, -1), last[fn])
+    now = [(i, fn) for fn, i in last.items() if deps.get(fn) == 0]
+    now.sort(key=lambda item: item[0])
     is_leaf = set(leaves)
+    others = [fn for _, fn in now if fn not in is_leaf]
+    last_output = {fn._owner: i for i, fn in now if fn._owner is not None}  # sorted: the last
+    pending = len(heap) - len(others) + off_heap
+    if outputs:  # PyTorch's count of what waited: each owner once, once all its outputs are
+        made_now = set(others)
+        before = [entry[1] for entry in heap if entry[1] not in made_now]
+        owners = {fn._owner for fn in before if fn._owner is not None}
+        pending -= sum(1 for fn in before if fn._owner is not None)
+        pending += sum(  # (an owner with an output made ready now is queued now, if at all)
+            1 for o in owners if o not in last_output and _queued_in_pytorch(o, deps)
+        )
     pushed = []
-    for fn, i in sorted(last.items(), key=lambda item: item[1]):
+    for i, fn in now:
         if fn in is_leaf:
-            if queued(fn):
-                pushed.append(fn)
-        elif fn in ready and queued(fn._owner or fn):
-            if fn._owner is None:
-                pushed.append(None)
-            elif owner_at[fn._owner] == i and waiting[fn._owner] == deps[fn._owner]:
-                pushed.append(None)
+            pushed.append(fn)
+        elif fn._owner is None:
+            pushed.append(None)
+        elif last_output[fn._owner] == i and _queued_in_pytorch(fn._owner, deps):
+            pushed.append(None)  # the owner, at the last of its outputs made ready
     in_queue = [fn for fn in pushed if fn is not None]
     order = leaf_order(pending, tuple([fn is not None for fn in pushed]))
-    unqueued = is_leaf.difference(in_queue)
-    return [in_queue[i] for i in order] + [fn for fn in leaves if fn in unqueued]
+    return [in_queue[i] for i in order]
+
+
+def _queued_in_pytorch(owner, deps: dict) -> bool:
+    """Every output of the multi-output ``owner`` that the pass reaches is ready."""
+    outputs = [ref() for ref in owner._edges]
+    return all(deps.get(e, 0) == 0 for e in outputs if e is not None)
 
 
 @lru_cache(maxsize=256)

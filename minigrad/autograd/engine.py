@@ -213,7 +213,8 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                     if fn._owner is not None:
                         outputs = True
             if len(leaves) > 1 and not node._asap:  # all of them this node's
-                leaves = leaves_in_turn(node._next, leaves, ready, deps, 0, outputs)
+                if len(leaves) > 2:  # (of two, the first queued always runs first)
+                    leaves = leaves_in_turn(node._next, leaves, ready, deps, 0, outputs)
                 leaves.reverse()
             # Let go of this node's gradients (and of what the observers were shown): an
             # AccumulateGrad may then own one uncopied, with a view open or not.

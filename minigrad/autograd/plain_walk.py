@@ -141,7 +141,9 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             # Let go of this node's gradients: an AccumulateGrad may then own one uncopied.
             grad = outs = g = None
             if leaves:  # what the heap would pop next: these (their priority)
-                if len(leaves) > 1:  # in PyTorch's order (ready_order.py)
+                if len(leaves) == 2:  # of two, the first queued always runs first
+                    leaves.reverse()
+                elif len(leaves) > 2:  # in PyTorch's order (ready_order.py)
                     leaves = _in_turn(node._next, leaves, ready, follow, deps, outputs)
                 while leaves:
                     fn, grad = leaves.pop()  # the list lets go: ``grad`` is ours alone

@@ -22,7 +22,7 @@ from ..ops.number_range import check_scalar_int, wrap_int
 from ..tensor import Tensor, follows_base, new_tensor
 from . import anomaly_mode, grad_mode
 from .accumulate_grad import AccumulateGrad, accumulator_of, sum_to_shape
-from .forward_results import _as_array, _keep_default_float
+from .forward_results import _as_array, _keep_default_float, _relaid
 from .inference_saved import refuse_saved_inference
 from .node import sequence
 from .saved_values import _FREED, _SECOND_BACKWARD, BackwardNode, WithCasts, with_casts
@@ -167,14 +167,6 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
         else:
             ctx._record_versions((a,), (data,), result)
     return result
-
-
-def _relaid(ctx, out: np.ndarray, relaid: np.ndarray) -> np.ndarray:
-    """``relaid`` (``out`` in PyTorch's layout) also where forward saved ``out``."""
-    saved = ctx._saved
-    if relaid is not out and saved is not None:
-        ctx._saved = tuple(relaid if v is out else v for v in saved)
-    return relaid
 
 
 def _apply_binary(cls, a: Any, b: Any) -> Tensor:

@@ -2,7 +2,9 @@
 
 numpy returns a scalar, not an array, for a 0-d result, and float64 where PyTorch makes the
 default float (float32) from integers and Python floats; the apply paths
-(``array_apply.py``) run these two fixes on every result that needs them.
+(``array_apply.py``) run these two fixes on every result that needs them. A result replaced
+so (or laid out again as PyTorch's) replaces it where forward saved it too (``_relaid``):
+a saved output must be the output itself, so that its version is watched.
 """
 
 from __future__ import annotations
@@ -37,3 +39,11 @@ def _as_array(ctx: BackwardNode, out: Any) -> np.ndarray:
     if saved is not None:
         ctx._saved = tuple([array if s is out else s for s in saved])
     return array
+
+
+def _relaid(ctx: BackwardNode, out: np.ndarray, relaid: np.ndarray) -> np.ndarray:
+    """``relaid`` (``out`` cast, or in PyTorch's layout) also where forward saved ``out``."""
+    saved = ctx._saved
+    if relaid is not out and saved is not None:
+        ctx._saved = tuple(relaid if v is out else v for v in saved)
+    return relaid

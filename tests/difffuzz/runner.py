@@ -120,17 +120,32 @@ def _shares_grad_memory(value, names: dict) -> bool:
     leaves' ``.grad``; a second backward then adds into both at once."""
     if not _is_tensor(value) or not value.numel():
         return False
-    grads = [
-        g
-        for t in names.values()
-        if _is_tensor(t) and t.is_leaf and t.requires_grad and (g := t.grad) is not None
-    ]
+    grads = [g for t in names.values() if (g := _leaf_grad(t)) is not None]
+    if not any(g is value for g in grads):
+        return False
+    grads = [g for g in grads if not _is_zero_tensor(g)]  # no memory: no data pointer
     if not any(g is value for g in grads):
         return False
     ptr = value.untyped_storage().data_ptr()
     return any(
         g is not value and g.numel() and g.untyped_storage().data_ptr() == ptr for g in grads
     )
+
+
+def _leaf_grad(t):
+    """A leaf's ``.grad``, or None; PyTorch refuses even to say whether a view is a leaf once
+    its base was changed in place (an output of ``chunk``: 'Output 2 of Split is a view ...'),
+    and the program, not this note, must be what raises."""
+    try:
+        return t.grad if _is_tensor(t) and t.is_leaf and t.requires_grad else None
+    except RuntimeError:
+        return None
+
+
+def _is_zero_tensor(t) -> bool:
+    """PyTorch's efficient zeros (sgn's gradient, kept as a leaf's ``.grad``) have no storage:
+    asking for their data pointer raises."""
+    return getattr(t, "_is_zerotensor", bool)()
 
 
 def namespace(module) -> dict:

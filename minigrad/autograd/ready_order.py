@@ -2,7 +2,8 @@
 
 PyTorch's engine keeps the ready nodes in a ``std::priority_queue`` ordered by sequence
 number, newest first, and gives every ``AccumulateGrad`` the largest one (``UINT64_MAX``), so
-that a leaf's gradient is stored as soon as it is complete. Leaves that one node makes ready
+that a leaf's gradient is stored as soon as it is complete (its ``NotImplemented`` nodes, which
+only raise, have it too, and count as leaves here). Leaves that one node makes ready
 together (``x + b``, ``torch.stack([x, b, c, d])``) therefore tie, and the heap's own sifting
 decides which runs first: not the edge order, not the creation order, but what libstdc++'s
 ``push_heap`` and ``pop_heap`` do with equal keys. Their hooks show that order
@@ -12,8 +13,8 @@ Which leaf comes out next depends only on where the leaves sit in the heap, and 
 on the heap's size and on which pushes were leaves, never on the other nodes' sequence
 numbers: a leaf outranks every other node, so the leaves fill the top of the heap and every
 other node only moves below them. ``leaf_order`` replays the heap with two keys (leaf or not)
-and is cached: the everyday passes never ask (one leaf at a time), a graph that does asks
-for a handful of shapes.
+and is cached: the everyday passes never ask (one leaf at a time, and of two the first
+queued always runs first), a graph that does asks for a handful of shapes.
 """
 
 from __future__ import annotations

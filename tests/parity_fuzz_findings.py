@@ -1666,4 +1666,21 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(T.clamp(h, z, None), h.clamp(None, z), h.clamp(0, 2), T.clamp(h, max=z))
         show(h.clamp_(max=z), h.clip(min=0.5))
     """,
+    # (seed 3, --replay 3004306): gelu, elu, softplus, sinh and cosh of a transposed tensor
+    # keep its layout as TensorIterator's output does (their kernels built C order): reshape
+    # of the result then copies, as in PyTorch
+    "activations_of_a_transposed_tensor_keep_its_layout": """
+        a = T.tensor([[-1.0, -1.3, 3.54], [2.3, -1.2, -1.5], [2.6255, -3.77, 3.11]])
+        a = a.requires_grad_()
+        F = T.nn.functional
+        for f in (F.gelu, F.elu, F.softplus, T.sinh, T.cosh, F.silu, T.tanh):
+            for x in (a.T, a[:1].expand(3, 3), a.T.expand(2, 3, 3)):
+                y = f(x)
+                show(y.is_contiguous(), y.reshape(-1).grad_fn.name())
+        y = F.softplus(a.T, beta=1.5, threshold=1.5).reshape(9)
+        show(y)
+        graph(y)
+        y.sum().backward()
+        show(a.grad)
+    """,
 }

@@ -255,6 +255,9 @@ class ArrayFunction(Function):
     - ``float_operands``: a float and an integer operand are computed, and saved, in the
       float's dtype, as PyTorch does (``mul``, ``div``: their gradients multiply by the
       saved operand, and must stay in the gradient's dtype);
+    - ``elementwise``: one input, each output element from its own input element, by a kernel
+      that builds its result in C order (``np.where``, masks): the result is laid out as
+      TensorIterator's, like the input (numpy's own ufuncs already do that);
     - ``exact_grads``: on arrays, ``backward`` returns a tuple with each input's gradient
       in that input's shape, and reads ``ctx.saved_tensors`` before anything forward kept
       (which raises on a freed graph). The engine then calls it directly, without the
@@ -280,6 +283,7 @@ class ArrayFunction(Function):
     saved_settings: dict[str, str] = {}
     promotes = False
     float_operands = False
+    elementwise = False
     true_division = False  # an int operand is read as a float, not wrapped (number_range)
     exact_grads = False
     #: per input, whether its gradient only multiplies or divides ``grad`` (``grad * b``,

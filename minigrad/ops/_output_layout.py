@@ -21,9 +21,10 @@ __all__ = ["cat_layout", "iterator_layout", "elementwise_layout"]
 
 def elementwise_layout(out: np.ndarray, a: np.ndarray) -> np.ndarray:
     """``out``, an elementwise result of ``a``, in TensorIterator's layout: numpy lays out the
-    result of an expanded ``a`` (a stride of 0) in an order of its own, and the float64 round
-    trip of a correctly rounded float32 kernel keeps that order."""
-    if out.ndim < 2 or out.flags.c_contiguous or out.shape != a.shape:
+    result of an expanded ``a`` (a stride of 0) in an order of its own, the float64 round
+    trip of a correctly rounded float32 kernel keeps that order, and a kernel built of masks
+    and ``np.where`` gives C order whatever ``a``'s."""
+    if out.ndim < 2 or out.shape != a.shape:
         return out
     return iterator_layout(out, (a,))
 

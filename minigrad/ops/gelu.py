@@ -81,6 +81,7 @@ def gelu_backward_values(dy: np.ndarray, x: np.ndarray, approximate: str) -> np.
 
 class Gelu(ArrayFunction):
     node_name = "GeluBackward0"
+    elementwise = True  # its kernel builds the result in C order
     n_params = 1
     saved_names = ("self",)
     saved_settings = {"approximate": "approximate"}

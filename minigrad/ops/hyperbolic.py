@@ -65,6 +65,7 @@ def pytorch_values(name: str, a: np.ndarray) -> np.ndarray:
 
 class Sinh(ArrayFunction):
     node_name = "SinhBackward0"
+    elementwise = True  # its kernel builds the result in C order
     saved_names = ("self",)
 
     @staticmethod
@@ -81,6 +82,7 @@ class Sinh(ArrayFunction):
 
 class Cosh(ArrayFunction):
     node_name = "CoshBackward0"
+    elementwise = True  # its kernel builds the result in C order
     saved_names = ("self",)
 
     @staticmethod

@@ -61,6 +61,7 @@ def _mask(condition: np.ndarray, like):
 
 class Softplus(ArrayFunction):
     node_name = "SoftplusBackward0"
+    elementwise = True  # its kernel builds the result in C order
     n_params = 2
     saved_names = ("self",)
     saved_settings = {"beta": "beta", "threshold": "threshold"}
@@ -151,6 +152,7 @@ class Silu(ArrayFunction):
 
 class Elu(ArrayFunction):
     node_name = "EluBackward0"
+    elementwise = True  # its kernel builds the result in C order
     n_params = 3
     saved_names = ("self",)
     saved_settings = {"alpha": "alpha", "scale": "scale", "input_scale": "input_scale"}

@@ -189,7 +189,9 @@ class Tanh(ArrayFunction):
             return _apply_unary(cls, a)  # anomaly mode's stack names the general path's frames
         token = quiet()
         try:
-            out = elementwise_layout(tanh(data), data)
+            out = tanh(data)
+            if out.ndim > 1 and not out.flags.c_contiguous:  # numpy's, for x.expand()
+                out = elementwise_layout(out, data)
         finally:
             loud(token)
         if not ((a._requires_grad or follows_base(a)) and _state.enabled):

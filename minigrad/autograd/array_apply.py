@@ -140,9 +140,10 @@ def _apply_unary(cls, a: Tensor, *params: Any) -> Tensor:
             if out.dtype is _F64 and data.dtype is not _F64 and cls.default_float:
                 out = out.astype(get_default_dtype().numpy)
             # numpy's layout for x.expand(), or a kernel's C order for x.t() (``elementwise``)
-            if out.ndim > 1 and not (out.flags.c_contiguous and data.flags.c_contiguous):
-                if not out.flags.c_contiguous or cls.elementwise:
-                    out = _relaid(ctx, out, elementwise_layout(out, data))
+            if out.ndim > 1 and (
+                not out.flags.c_contiguous or (cls.elementwise and not data.flags.c_contiguous)
+            ):
+                out = _relaid(ctx, out, elementwise_layout(out, data))
         finally:
             loud(token)
     requires = (a._requires_grad or follows_base(a)) and _grad_state.enabled

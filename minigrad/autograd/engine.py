@@ -164,9 +164,7 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
             if order is not None and node._owner is None:  # not an OutputEdge: a node
                 order.append(node)
             grad = buffers.pop(node, None)
-            if needed is not None and node not in needed:
-                grad = None  # its gradients reach none of the inputs: not run
-            elif grad is None and order is None:  # (a prediction runs no hook)
+            if grad is None and order is None:  # (a prediction runs no hook)
                 if node._hooked:
                     node._hooks_on_none()
                 if node._raises:  # NotImplemented: PyTorch's raises even with no gradient

@@ -113,8 +113,9 @@ class Pow(ArrayFunction):
         av, bv = xp.data(a), xp.data(b)
         grad_a = grad_b = None  # the exponent's first, as PyTorch's PowBackward1
         if ctx.needs_input_grad[1]:  # out * log(a): nan for a < 0, 0 where a == 0 and b >= 0
-            a_ = xp.astype(a, xp.dtype(out))  # log in the result's dtype (float32 ** float64)
-            grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(a_))
+            wide = a if xp.dtype(a) == xp.dtype(out) else xp.astype(a, xp.dtype(out))
+            # log in the result's dtype (float32 ** float64), as PyTorch's self.to(promoted)
+            grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(wide))
         if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
             grad_a = xp.where(bv == 0, 0.0, grad * (b * Pow.call(a, SubScalar.call(b, 1))))
         return grad_a, grad_b

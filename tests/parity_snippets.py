@@ -1848,3 +1848,7 @@ SNIPPETS.update(NO_GRAD_VIEWS)
 from parity_new_methods import NEW_METHODS  # noqa: E402 - t.new_zeros(...) and friends
 
 SNIPPETS.update(NEW_METHODS)
+
+from parity_math_ops import MATH_OPS  # noqa: E402 - outer, atan2, fmod, lerp, tensor_split, erf
+
+SNIPPETS.update(MATH_OPS)

@@ -118,6 +118,16 @@ OPS: tuple[Op, ...] = (
     Op("cosh", "{x}.cosh()"),
     Op("tanh_F", "F.tanh({x})"),
     Op("sigmoid_F", "F.sigmoid({x})"),
+    # -- math functions of two tensors (_functions/two_operand.py) ------------------------------
+    Op("atan2", "T.atan2({x}, {y})"),
+    Op("arctan2_method", "{x}.arctan2({y})", w=0.5),
+    Op("atan2_", "{out} = {x} * 1\n{out}.atan2_({y})", w=0.5),
+    Op("fmod", "T.fmod({x}, {y})"),
+    Op("fmod_scalar", "{x}.fmod({s})"),
+    Op("fmod_", "{out} = {x} * 1\n{out}.fmod_({y})", w=0.5),
+    Op("lerp", "T.lerp({x}, {same}, {sf})"),
+    Op("lerp_tensor", "{x}.lerp({y}, {y})"),
+    Op("lerp_", "{out} = {x} * 1\n{out}.lerp_({same}, {sf})", w=0.5),
     # -- reductions -----------------------------------------------------------------------------
     Op("sum", "{x}.sum()", w=2),
     Op("sum_dim", "{x}.sum({dim}, keepdim={kd})", w=2),
@@ -168,6 +178,9 @@ OPS: tuple[Op, ...] = (
     Op("addmm", "T.addmm({bias}, {x}, {mm})"),
     Op("linear", "F.linear({x}, {weight})"),
     Op("linear_bias", "F.linear({x}, {weight}, {bias})"),
+    Op("outer", "T.outer({x}, {vec})", w=0.5),  # not 1-d: PyTorch's error
+    Op("outer_flat", "{x}.flatten().outer({vec})", w=0.5),
+    Op("ger", "T.ger({vec}, {x}.flatten())", w=0.25),
     # -- shapes and views -----------------------------------------------------------------------
     Op("view", "{x}.view({shape})"),
     Op("reshape", "{x}.reshape({shape})", w=2),

@@ -1683,4 +1683,27 @@ FUZZ_FINDINGS: dict[str, str] = {
         y.sum().backward()
         show(a.grad)
     """,
+    # seed 3, 3011364: x[mask] = v with a one-element v of another dtype is masked_fill_(v.item())
+    "setitem_mask_with_one_element_of_another_dtype": """
+        a = T.zeros(2, 3, requires_grad=True)
+        v = T.tensor([[3.5]], dtype=T.float64, requires_grad=True)
+        x = a.clone()
+        x[T.tensor([True, False])] = v
+        x[:, T.tensor([False, False, True])] = T.tensor([7], dtype=T.int64)
+        x[T.tensor([False, True]), 1] = T.tensor(-2.5, dtype=T.float64)
+        x[[True, False]] = T.tensor([[1.25]], dtype=T.float64)
+        show(x)
+        graph(x)
+        (x * x).sum().backward()
+        show(a.grad, v.grad)
+        i = T.zeros(2, 3, dtype=T.int64)
+        i[T.tensor([True, False])] = T.tensor(7.9)
+        show(i)
+        y = T.zeros(3)
+        y[T.tensor([True, False, True])] = T.tensor([1.5, 2.5], dtype=T.float64)
+    """,
+    "setitem_mask_and_index_with_one_element_of_another_dtype": """
+        y = T.zeros(2, 3)
+        y[T.tensor([True, False]), T.tensor([1])] = T.tensor([7.5], dtype=T.float64)
+    """,
 }

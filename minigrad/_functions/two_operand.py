@@ -1,12 +1,12 @@
-"""``minigrad.atan2``, ``fmod``, ``lerp``, ``erf``, ... and their Tensor methods.
+"""``minigrad.atan2``, ``fmod``, ``lerp`` and their Tensor methods (with ``outer``'s).
 
 The math functions tutorials reach for beside the arithmetic operators: an angle from two
-coordinates (``atan2``), C's remainder (``fmod``, next to ``%``'s ``remainder``), a blend of
-two tensors (``lerp``, the running average of an optimizer) and the error function (``erf``,
-inside the Gaussian's CDF and exact GELU). Each is one op in ``minigrad/ops``; this module
-reads the arguments as PyTorch's argument parser does (its ``TypeError`` for a number where
-a Tensor is required) and lists the methods, in-place ones included, in ``METHODS``, which
-``_tensor_methods.py`` adds to its table.
+coordinates (``atan2``), C's remainder (``fmod``, next to ``%``'s ``remainder``) and a blend
+of two tensors (``lerp``, the running average of an optimizer). Each is one op in
+``minigrad/ops``; this module reads the arguments as PyTorch's argument parser does (its
+``TypeError`` for a number where a Tensor is required) and lists the methods, in-place ones
+included, in ``METHODS``, which ``elementwise.py`` adds to its own (and
+``_tensor_methods.py`` to its table).
 """
 
 from __future__ import annotations
@@ -167,9 +167,9 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | float = _MISSING) -> Tenso
 def _lerp_method(name: str):
     def method(self: Tensor, end: Tensor, weight: Tensor | float = _MISSING) -> Tensor:
         given = tuple(v for v in (end, weight) if v is not _MISSING)
-        if len(given) < 2 or not isinstance(end, Tensor) or not _fits("Number", weight):
-            if not isinstance(weight, Tensor) or not isinstance(end, Tensor):
-                raise _method_overloads(name, given, ("Tensor Tensor", "Tensor Number"))
+        fits = isinstance(weight, Tensor) or _fits("Number", weight)
+        if len(given) < 2 or not isinstance(end, Tensor) or not fits:
+            raise _method_overloads(name, given, ("Tensor Tensor", "Tensor Number"))
         number = weight if isinstance(weight, Tensor) else _operand(weight)
         op, weight = _lerp_op(self, end, number)
         if name == "lerp_":

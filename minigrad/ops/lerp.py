@@ -5,7 +5,8 @@ Tutorials meet it as the running average of an optimizer or of a model's weights
 for accuracy (pytorch/pytorch#18871): a weight below 0.5 in magnitude starts from ``self``,
 ``fma(weight, end - self, self)``; any other from ``end``, ``fma(weight - 1, end - self, end)``,
 so that weight 1 gives ``end`` exactly. Both are one fused multiply-add (its vector and scalar
-loops alike), rounded once; ``_fma.fma`` does the same in numpy, so the last bit is PyTorch's.
+loops alike, up to the sign of a zero), rounded once; ``_fma.fma`` does the same in numpy, so
+the last bit is PyTorch's.
 float16 is computed in float32 and rounded, as PyTorch's ``opmath`` does.
 
 The gradients are linear: ``grad * (1 - weight)`` for ``self``, ``grad * weight`` for ``end``
@@ -21,6 +22,7 @@ from .._dtypes import LEGACY_NAMES, result_dtype
 from ..autograd.function import ArrayFunction
 from ._common import broadcast_shapes, in_grad_dtype
 from ._fma import fma
+from ._simd_ties import vectorised
 from .arithmetic import MulScalar, Sub
 from .namespace import namespace
 from .number_range import check_number_fits
@@ -28,15 +30,24 @@ from .number_range import check_number_fits
 _F16 = np.dtype(np.float16)
 
 
-def _lerp(a, b, w, dtype: np.dtype) -> np.ndarray:
-    """PyTorch's kernel: the half of the weight chooses the starting point."""
+def _lerp(a, b, w, dtype: np.dtype, operands: tuple) -> np.ndarray:
+    """PyTorch's kernel: the half of the weight chooses the starting point. Its vector loop
+    writes the upper half ``fma(weight - 1, end - self, end)``, its scalar loop (the tail of
+    a row, a small tensor) ``end - (end - self) * (1 - weight)``, contracted to one fma by the
+    compiler: the same number, but for the sign of a zero. lerp's kernel is PyTorch's AVX2
+    build (no AVX-512 one is registered for it): blocks of 16 floats or 8 doubles, which
+    ``_simd_ties.vectorised`` finds (``operands``: the inputs, whose layout decides)."""
     compute = np.dtype(np.float32) if dtype == _F16 else dtype
     a, b, w = (np.asarray(v, compute) for v in (a, b, w))
-    diff = b - a
-    small = np.abs(w) < 0.5
     one = np.array(1, compute)
     with np.errstate(all="ignore"):
-        out = np.where(small, fma(w, diff, a), fma(w - one, diff, b))
+        diff = b - a
+        upper = fma(-diff, one - w, b)
+        shape = np.broadcast_shapes(a.shape, b.shape, w.shape)
+        vector = vectorised(shape, [np.asarray(v) for v in operands], compute)
+        if vector is not None and compute == dtype:
+            upper = np.where(vector, fma(w - one, diff, b), upper)
+        out = np.where(np.abs(w) < 0.5, fma(w, diff, a), upper)
     return np.asarray(out, dtype)
 
 
@@ -62,7 +73,7 @@ class LerpScalar(ArrayFunction):
         _no_kernel("lerp_kernel_scalar", dtype)
         check_number_fits(weight, dtype, filling=True)  # 1e300 is no float32
         ctx.weight = weight
-        return _lerp(a, b, weight, dtype)
+        return _lerp(a, b, weight, dtype, (a, b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -85,7 +96,7 @@ class LerpTensor(ArrayFunction):
         ctx.save_for_backward(a, b, w)
         dtype = result_dtype(np.asarray(a), np.asarray(b), np.asarray(w))
         _no_kernel("lerp_kernel_tensor", dtype)
-        return _lerp(a, b, w, dtype)
+        return _lerp(a, b, w, dtype, (a, b, w))
 
     @staticmethod
     def backward(ctx, grad):

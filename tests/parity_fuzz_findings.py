@@ -1759,4 +1759,28 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(b.grad)
         graph(b.grad)
     """,
+    # seed 4, 4008791: t[i] = nan tensor into integers is copied without a word (numpy warned)
+    "setitem_of_nan_into_integers_is_quiet": """
+        t = T.zeros(3, dtype=T.int32)
+        t[-1] = T.tensor([float("nan")])
+        t[:2] = T.tensor([float("inf"), -1e30])
+        show(t)
+    """,
+    # masked_fill_ (and x[mask] = one element) fill with value.item(): PyTorch's range check
+    "masked_fill_with_a_tensor_checks_its_number_fits": """
+        for dtype in (T.int64, T.int32, T.float32, T.float16, T.bool, T.uint8, T.int8):
+            for v in (T.tensor(float("nan"), dtype=T.float64), T.tensor(1e300, dtype=T.float64),
+                      T.tensor(70000.0), T.tensor(300), T.tensor(-3.7), T.tensor(2**40)):
+                for how in ("fill", "mask", "none"):
+                    x = T.zeros(2, dtype=dtype)
+                    m = T.tensor([how != "none", False])
+                    try:
+                        if how == "fill":
+                            x.masked_fill_(m, v)
+                        else:
+                            x[m] = v.reshape(1)
+                        show(x)
+                    except RuntimeError as e:
+                        show(str(e))
+    """,
 }

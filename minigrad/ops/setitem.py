@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..tensor import Tensor, follows_base, new_tensor
 from ._common import LEGACY_NAMES, check_expand
@@ -38,11 +39,10 @@ def setitem(t: Tensor, index, value) -> Tensor:
     parts = key if isinstance(key, tuple) else (key,)
     if any(isinstance(k, np.ndarray) and (k.ndim or k.dtype == np.bool_) for k in parts):
         _check_index_put(value_shape, target._data.shape)
-        if (
-            isinstance(value, Tensor)
-            and value._data.dtype != t._data.dtype
-            and not _fills_through_mask(parts, value)
-        ):
+        mismatch = isinstance(value, Tensor) and value._data.dtype != t._data.dtype
+        if mismatch and _fills_through_mask(parts, value):  # masked_fill_(mask, value.item())
+            check_number_fits(value._data.item(), t._data.dtype, filling=True)
+        elif mismatch:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
                 f"{LEGACY_NAMES[t._data.dtype]} for the destination and "
@@ -58,7 +58,11 @@ def setitem(t: Tensor, index, value) -> Tensor:
         _record_setitem(t, index, value)
     else:  # nothing to record
         value = value._data if isinstance(value, Tensor) else value
-        t._data[key] = drop_leading_ones(value, target._data.ndim)
+        token = quiet()  # a cast of nan or inf into integers: PyTorch says nothing
+        try:
+            t._data[key] = drop_leading_ones(value, target._data.ndim)
+        finally:
+            loud(token)
         t._vc[0] += 1
     return t
 

@@ -137,6 +137,7 @@ from ._functions.selection import (
     round,
     split,
     square,
+    tensor_split,
     tril,
     triu,
 )

@@ -1848,3 +1848,7 @@ SNIPPETS.update(NO_GRAD_VIEWS)
 from parity_new_methods import NEW_METHODS  # noqa: E402 - t.new_zeros(...) and friends
 
 SNIPPETS.update(NEW_METHODS)
+
+from parity_nn_embed import NN_EMBED  # noqa: E402 - embedding, one_hot, unflatten, normalize, pad
+
+SNIPPETS.update(NN_EMBED)

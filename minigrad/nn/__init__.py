@@ -16,6 +16,7 @@ from .activation import (
     Tanh,
 )
 from .container import ModuleDict, ModuleList, Sequential
+from .embedding import Embedding
 from .linear import LazyLinear, Linear
 from .loss import (
     BCELoss,
@@ -34,6 +35,7 @@ __all__ = [
     "Module",
     "Parameter",
     "Linear",
+    "Embedding",
     "LazyLinear",
     "Sequential",
     "ModuleList",

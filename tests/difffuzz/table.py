@@ -221,7 +221,19 @@ OPS: tuple[Op, ...] = (
     Op("index_mask", "{x}[{x} > 0]"),
     Op("index_0d", "{x}[T.tensor(0)]"),
     Op("index_range", "{x}[range(1)]"),
-    Op("index_rows", "{x}[{rows}]", w=2),  # an embedding lookup, C[X]: the take fast path
+    Op("index_rows", "{x}[{rows}]", w=0.5),  # an embedding lookup, C[X]: the take fast path
+    # F.embedding, the same lookup as a layer, and F.one_hot: index_rows' weight split seven
+    # ways, right after it, so that no program of a seed that drew another entry changes
+    Op("embedding", "F.embedding({rows}, {x})", w=0.25),
+    Op(
+        "embedding_options",
+        "F.embedding({rows}, {x}, padding_idx=-1, scale_grad_by_freq={kd})",
+        w=0.25,
+    ),
+    Op("embedding_max_norm", "F.embedding({rows}, {x}, max_norm={sf}, norm_type={p})", w=0.25),
+    Op("embedding_module", "T.nn.Embedding.from_pretrained({x}, freeze={bool})({rows})", w=0.25),
+    Op("one_hot", "F.one_hot({x})", x="int", w=0.25),
+    Op("one_hot_classes", "F.one_hot({x}.long().clamp(0, 3), num_classes={n} + 3)", w=0.25),
     Op("gather", "{x}.gather({dim}, {x}.argmax({dim}, keepdim=True))"),
     Op("masked_fill", "{x}.masked_fill({cond}, {s})"),
     # -- joining and selecting ------------------------------------------------------------------

@@ -51,6 +51,29 @@ NN_EMBED: dict[str, str] = {
         y.sum().backward()
         show(w.grad)
     """,
+    "embedding_max_norm_of_an_expanded_weight": """
+        a = T.tensor([[3., 4.]]).expand(2, 2)
+        v = a._version
+        show(T.nn.functional.embedding(T.tensor([1, 0]), a, max_norm=1.), a, a._version - v)
+        b = T.tensor([[3.], [4.]]).expand(2, 3)
+        show(T.nn.functional.embedding(T.tensor([1]), b, max_norm=10.))
+        T.nn.functional.embedding(T.tensor([1]), b, max_norm=1.)
+    """,
+    "embedding_of_empty_tables_and_reshaped_expanded_weights": """
+        F = T.nn.functional
+        show(F.embedding(T.tensor([0]), T.zeros(2, 0)))
+        show(F.embedding(T.tensor([], dtype=T.long), T.zeros(0, 3)))
+        a = T.tensor([[-3.0]]).expand(2, 1)
+        show(F.embedding(T.tensor([1, 1]), a.reshape(2, -1), max_norm=0.1), a)
+        b = T.tensor([[-3.0, 4.]]).t().expand(2, 3).t()
+        show(F.embedding(T.tensor([1]), b, max_norm=0.1), b)
+    """,
+    "embedding_index_out_of_range_of_a_table_without_columns": """
+        T.nn.functional.embedding(T.tensor([1, 3, -1]), T.zeros(2, 0))
+    """,
+    "embedding_of_a_table_without_rows": """
+        T.nn.functional.embedding(T.tensor([1]), T.zeros(0, 3))
+    """,
     "embedding_create_graph_and_double_backward": """
         F = T.nn.functional
         w = T.tensor([[0.5, 1., -1.], [2., 0., 1.], [1., 1., 1.]], requires_grad=True)
@@ -199,6 +222,65 @@ NN_EMBED.update(
         """,
         "one_hot_float_tensor_num_classes": """
             T.nn.functional.one_hot(T.tensor([0, 1]), T.tensor(3.))
+        """,
+    }
+)
+
+NN_EMBED.update(
+    {
+        "unflatten_values_graph_and_gradient": """
+            x = T.arange(12.).requires_grad_()
+            y = x.unflatten(0, (3, 4))
+            show(y, x.unflatten(0, [2, -1]), x.unflatten(-1, (2, 2, 3)), T.unflatten(x, 0, (3, 4)))
+            show(y._base is x, y.is_contiguous(), x.unflatten(0, T.Size([12])))
+            graph(y)
+            z = x.view(3, 4).t().unflatten(1, (3, 1))
+            show(z, z.is_contiguous(), x.view(3, 4).t().unflatten(0, (2, 2)))
+            show(T.zeros(0, 3).unflatten(1, (3, 1)), x.unflatten(0, (T.tensor(3), 4)).shape)
+            (y * T.arange(12.).view(3, 4)).sum().backward()
+            show(x.grad)
+            y.mul_(2)
+            show(x)
+        """,
+        "unflatten_sizes_that_do_not_multiply_up": """
+            T.arange(12.).unflatten(0, (5, -1))
+        """,
+        "unflatten_with_no_sizes": """
+            T.arange(12.).unflatten(0, ())
+        """,
+        "unflatten_dim_out_of_range": """
+            T.arange(12.).unflatten(1, (3, 4))
+        """,
+        "unflatten_float_size": """
+            T.arange(12.).unflatten(0, (3.0, 4))
+        """,
+        "unflatten_sizes_an_int": """
+            T.arange(12.).unflatten(0, 12)
+        """,
+        "unflatten_where_no_view_can_read": """
+            T.ones(3, 1).expand(3, 4).t().unflatten(1, (3, 1)).mul_(2)
+        """,
+        "unflatten_of_any_layout_is_a_view": """
+            x = T.arange(24.).view(2, 3, 4).permute(2, 0, 1)
+            y = x.unflatten(2, (3, 1)).unflatten(0, (2, 2))
+            show(y, y.shape, y.is_contiguous(), y._base is x._base)
+            z = T.ones(3, 1).expand(3, 4).unflatten(1, (2, 2))
+            show(z, z._base is not None)
+        """,
+        "unflatten_module": """
+            u = T.nn.Unflatten(1, (2, 5))
+            show(u, T.nn.Unflatten(1, [2, 5]), T.nn.Unflatten(-1, (2, -1))(T.ones(3, 10)).shape)
+            show(u.dim, u.unflattened_size)
+            show(T.nn.Sequential(T.nn.Flatten(), T.nn.Unflatten(1, (2, 3))))
+            x = T.ones(3, 10, requires_grad=True)
+            y = u(x)
+            show(y.shape, y.grad_fn, list(u.state_dict()))
+        """,
+        "unflatten_module_size_an_int": """
+            T.nn.Unflatten(1, 5)
+        """,
+        "unflatten_module_float_size": """
+            T.nn.Unflatten(1, (2.0, 5))
         """,
     }
 )

@@ -1,4 +1,5 @@
-"""Property tests for ``F.embedding`` (and, as they land, the other ops of the nn-embed brief).
+"""Property tests for ``F.embedding`` and ``unflatten`` (and, as they land, the other ops of
+the nn-embed brief).
 
 The plain lookup is checked against central finite differences; ``padding_idx`` and
 ``scale_grad_by_freq`` change the gradient on purpose (it is no longer the derivative), so
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-from test_gradients_property import SETTINGS, check_gradients, upstream, values
+from test_gradients_property import NONEMPTY, SETTINGS, check_gradients, upstream, values
 
 import minigrad
 
@@ -78,3 +79,15 @@ def test_embedding_second_derivative_ignores_the_frequency_as_pytorch() -> None:
     assert g.tolist() == [[1.0, 1.0], [1.0, 1.0]]
     (h,) = minigrad.autograd.grad(g.sum(), gy)
     assert h.tolist() == [[1.0, 1.0]] * 3
+
+
+@SETTINGS
+@given(data=st.data(), shape=NONEMPTY)
+def test_unflatten(data, shape) -> None:
+    """A view: its gradient is the output's, viewed back (ViewBackward0)."""
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    n = shape[dim]
+    sizes = data.draw(st.sampled_from([(n,), (1, n, 1), (-1, 1), (1, -1)]))
+    x = data.draw(values(shape))
+    check_gradients(lambda t: t.unflatten(dim, sizes), x)
+    check_gradients(lambda t: minigrad.nn.Unflatten(dim, sizes)(t * t), x)

@@ -14,6 +14,7 @@ from .activation import (
     Softmax,
     Softplus,
     Tanh,
+    Unflatten,
 )
 from .container import ModuleDict, ModuleList, Sequential
 from .embedding import Embedding
@@ -54,6 +55,7 @@ __all__ = [
     "Softmax",
     "LogSoftmax",
     "Flatten",
+    "Unflatten",
     "MSELoss",
     "L1Loss",
     "NLLLoss",

@@ -67,6 +67,25 @@ def embedding(
     return EMB.Embedding.apply(weight, input._data, padding_idx, bool(scale_grad_by_freq))
 
 
+def _writeable_row(data: np.ndarray, k: int) -> np.ndarray:
+    """Row ``k`` of ``data`` to scale in place. Of an expanded weight (numpy's read-only
+    ``broadcast_to``) PyTorch writes the shared memory, unless the row itself repeats an
+    element (then its TensorIterator refuses, with this message)."""
+    row = data[k]
+    if row.flags.writeable:
+        return row
+    if any(s == 0 and n > 1 for n, s in zip(row.shape, row.strides)):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+    owner = row  # the array that owns the memory: a writeable window of it onto the row
+    while getattr(owner, "base", None) is not None:  # through as_strided's DummyArray too
+        owner = owner.base
+    offset = row.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return np.ndarray(row.shape, row.dtype, owner, offset, row.strides)
+
+
 def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> None:
     """PyTorch's ``embedding_renorm_`` (``max_norm``): each row looked up whose ``norm_type``
     norm is above ``max_norm`` is scaled down to ``max_norm`` in place, in ascending row order,
@@ -94,7 +113,7 @@ def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_ty
         norm = float(vector_norm(new_tensor(data[k]), norm_type))  # x.norm(p), row by row
         if norm > max_norm:
             scale = max_norm / (norm + 1e-7)
-            data[k] *= np.asarray(scale, data.dtype)  # a Scalar in the row's own dtype
+            _writeable_row(data, k)[...] *= np.asarray(scale, data.dtype)  # a float Scalar
     weight._vc[0] += 1
 
 

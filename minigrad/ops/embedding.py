@@ -37,11 +37,18 @@ def check_indices(indices: np.ndarray, position: int, op: str) -> None:
         )
 
 
-def _rows(indices: np.ndarray, n: int) -> np.ndarray:
-    """The indices as one flat int64 vector; PyTorch's ``index_select`` error if one is out of
-    range (a negative index too: an embedding does not count from the end)."""
+def _rows(indices: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The indices as one flat int64 vector; PyTorch's ``index_select`` errors if one is out of
+    range (a negative index too: an embedding does not count from the end), worded otherwise
+    for a table with no rows or no columns."""
+    n = weight.shape[0]
     rows = indices.reshape(-1).astype(np.int64, copy=False)
+    if rows.size and n == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if rows.size and (rows.min() < 0 or rows.max() >= n):
+        if weight.size == 0:
+            bad = rows[(rows < 0) | (rows >= n)][0]
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
         raise IndexError("index out of range in self")
     return rows
 
@@ -68,7 +75,7 @@ class Embedding(ArrayFunction):
         if weight.ndim != 2:
             raise RuntimeError("'weight' must be 2-D")
         check_indices(indices, 1, "embedding")
-        rows = _rows(indices, weight.shape[0])
+        rows = _rows(indices, weight)
         ctx.indices, ctx.num_weights, ctx.padding_idx = indices, weight.shape[0], padding_idx
         ctx.saved_padding_idx, ctx.scale_grad_by_freq, ctx.sparse = (
             as_unsigned(padding_idx),

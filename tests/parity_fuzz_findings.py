@@ -1683,4 +1683,104 @@ FUZZ_FINDINGS: dict[str, str] = {
         y.sum().backward()
         show(a.grad)
     """,
+    # seed 3, 3011364: x[mask] = v with a one-element v of another dtype is masked_fill_(v.item())
+    "setitem_mask_with_one_element_of_another_dtype": """
+        a = T.zeros(2, 3, requires_grad=True)
+        v = T.tensor([[3.5]], dtype=T.float64, requires_grad=True)
+        x = a.clone()
+        x[T.tensor([True, False])] = v
+        x[:, T.tensor([False, False, True])] = T.tensor([7], dtype=T.int64)
+        x[T.tensor([False, True]), 1] = T.tensor(-2.5, dtype=T.float64)
+        x[[True, False]] = T.tensor([[1.25]], dtype=T.float64)
+        show(x)
+        graph(x)
+        (x * x).sum().backward()
+        show(a.grad, v.grad)
+        i = T.zeros(2, 3, dtype=T.int64)
+        i[T.tensor([True, False])] = T.tensor(7.9)
+        show(i)
+        y = T.zeros(3)
+        y[T.tensor([True, False, True])] = T.tensor([1.5, 2.5], dtype=T.float64)
+    """,
+    "setitem_mask_and_index_with_one_element_of_another_dtype": """
+        y = T.zeros(2, 3)
+        y[T.tensor([True, False]), T.tensor([1])] = T.tensor([7.5], dtype=T.float64)
+    """,
+    # seed 3, 3002524: a node that gets no gradient at all still runs in PyTorch: its saved
+    # values are checked (and freed), and a custom Function's backward is called with zeros
+    "a_node_with_no_gradient_still_checks_what_it_saved": """
+        b = T.tensor([3.8, 1.9], requires_grad=True)
+        y = T.linalg.vector_norm(b.clamp_max(b), 0)
+        b.detach().mul_(2)
+        y.backward()
+    """,
+    "a_node_with_no_gradient_is_freed_after_the_pass": """
+        b = T.tensor([3.8, 1.9], requires_grad=True)
+        z = b.sin()
+        T.linalg.vector_norm(z, 0).backward()
+        show(b.grad)
+        z.sum().backward()
+    """,
+    "a_custom_function_with_no_gradient_gets_zeros": """
+        class Sq(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                show(g)
+                (x,) = ctx.saved_tensors
+                return 2 * x * g
+
+        class Two(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.set_materialize_grads(False)
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                show(g1, g2)
+                return None
+
+        b = T.tensor([3.8, 1.9], requires_grad=True)
+        T.linalg.vector_norm(Sq.apply(b), 0).backward()
+        show(b.grad)
+        b.grad = None
+        u, v = Two.apply(b)
+        T.linalg.vector_norm(u, 0).backward()
+        show(b.grad)
+        show(T.autograd.grad(T.linalg.vector_norm(Sq.apply(b), 0), b))
+        import warnings
+        warnings.simplefilter("ignore")  # backward(create_graph=True) warns once per process
+        T.linalg.vector_norm(Sq.apply(b), 0).backward(create_graph=True)
+        show(b.grad)
+        graph(b.grad)
+    """,
+    # seed 4, 4008791: t[i] = nan tensor into integers is copied without a word (numpy warned)
+    "setitem_of_nan_into_integers_is_quiet": """
+        t = T.zeros(3, dtype=T.int32)
+        t[-1] = T.tensor([float("nan")])
+        t[:2] = T.tensor([float("inf"), -1e30])
+        show(t)
+    """,
+    # masked_fill_ (and x[mask] = one element) fill with value.item(): PyTorch's range check
+    "masked_fill_with_a_tensor_checks_its_number_fits": """
+        for dtype in (T.int64, T.int32, T.float32, T.float16, T.bool, T.uint8, T.int8):
+            for v in (T.tensor(float("nan"), dtype=T.float64), T.tensor(1e300, dtype=T.float64),
+                      T.tensor(70000.0), T.tensor(300), T.tensor(-3.7), T.tensor(2**40)):
+                for how in ("fill", "mask", "none"):
+                    x = T.zeros(2, dtype=dtype)
+                    m = T.tensor([how != "none", False])
+                    try:
+                        if how == "fill":
+                            x.masked_fill_(m, v)
+                        else:
+                            x[m] = v.reshape(1)
+                        show(x)
+                    except RuntimeError as e:
+                        show(str(e))
+    """,
 }

@@ -35,7 +35,7 @@ from heapq import heapify, heappop, heappush
 import numpy as np
 
 from .._quiet import loud, quiet
-from ..tensor import Tensor
+from ..tensor import Tensor, new_tensor
 from .accumulate_grad import AccumulateGrad
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
@@ -170,7 +170,14 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                 if node._raises:  # NotImplemented: PyTorch's raises even with no gradient
                     node._run(grad)
             if grad is None:
-                outs = (None,) * len(node._next)
+                if order is None:  # PyTorch runs it (its saved values are checked)
+                    outs = node._run_without_grad(graph)
+                    if graph:
+                        outs = tuple([_constant(g) for g in outs])
+                    if not retain_graph and node._saved is not None:
+                        node._saved = _FREED
+                else:
+                    outs = (None,) * len(node._next)
             else:
                 if node._hooked:
                     grad = node._run_hooks(grad)
@@ -249,3 +256,8 @@ def _array(g):
 def _arrays(outs: tuple) -> tuple:
     """What observers and the nan check see under ``create_graph``: the arrays."""
     return tuple([_array(g) for g in outs])
+
+
+def _constant(g: np.ndarray | Tensor | None) -> Tensor | None:
+    """A user's backward, run with no gradient, gave an array: a constant of the graph."""
+    return new_tensor(g) if type(g) is np.ndarray else g

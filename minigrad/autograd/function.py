@@ -116,6 +116,8 @@ class Function:
         cls._Node._raises = error
         cls._Node._run = cls._node_run  # the engine calls node._run(grad)
         cls._Node._run_graph = cls._node_run  # ... or, under create_graph, node._run_graph(grad)
+        if not cls.__module__.startswith("minigrad."):  # a user's Function
+            cls._Node._run_without_grad = _run_user_backward
 
     @staticmethod
     def forward(ctx: BackwardNode, *args: Any) -> Any:
@@ -157,6 +159,7 @@ class Function:
             anomaly_mode.remember_forward(ctx)
         ctx._shapes = tuple(args[i]._data.shape for i in ctx._tensor_positions)
         result = new_tensor(output._data, ctx, True)
+        ctx._out_meta = ((output._data.shape, output._data.dtype),)
         if any(a is output for a in args):  # an input returned as is: same storage, counter
             result._vc = output._vc
         if ctx._saved is not None:
@@ -318,3 +321,13 @@ class ArrayFunction(Function):
         return cls.forward(_DISCARD, *args)
 
     apply = classmethod(_apply_arrays)  # array_apply.py, with the short paths
+
+
+def _run_user_backward(self: BackwardNode, graph: bool = False) -> tuple:
+    """No output of a user's Function got a gradient: PyTorch calls its backward all the same,
+    with zeros (None after ``ctx.set_materialize_grads(False)``), and passes on what it returns;
+    under ``create_graph`` the zeros are constants of the graph that backward records."""
+    slots = Gradients(self._n_outputs)
+    if graph and self._materialize:
+        slots.grads = [meta and new_tensor(np.zeros(*meta)) for meta in self._out_meta]
+    return self._run(slots)

@@ -122,6 +122,12 @@ class Node:
                 inputs = tuple(result)
         return tuple([g if g is None or graph else g._data for g in inputs])
 
+    def _run_without_grad(self, graph: bool = False) -> tuple:
+        """The pass reached this node with no gradient at all: PyTorch's engine runs it
+        anyway, and it returns no gradients (a node that saved values checks them first:
+        ``BackwardNode``; a custom Function's backward is called: ``Function``)."""
+        return (None,) * len(self._next)
+
     def _hooks_on_none(self) -> None:
         """The pass reached this node with no gradient at all: PyTorch's engine still calls
         its hooks, with None (``x.register_hook`` on a leaf below ``vector_norm(x, 0)``)."""

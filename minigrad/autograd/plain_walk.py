@@ -80,7 +80,9 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
             if grad is None:
                 if node._hooked:
                     node._hooks_on_none()
-                outs = (None,) * len(node._next)
+                outs = node._run_without_grad()  # PyTorch runs it: saved values are checked
+                if not retain_graph and node._saved is not None:
+                    node._saved = _FREED
             else:
                 if node._hooked:
                     grad = node._run_hooks(grad)

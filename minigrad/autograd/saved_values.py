@@ -70,6 +70,14 @@ class BackwardNode(Node):
                 raise RuntimeError(_modified_message(self, k))
         return saved
 
+    def _run_without_grad(self, graph: bool = False) -> tuple:
+        """No gradient reached this node: PyTorch's generated code still unpacks what forward
+        saved before it sees that, so a value changed in place since, or freed by an earlier
+        pass, raises here too (``vector_norm(x * x, 0)`` after ``x`` was modified)."""
+        if self._saved is not None:
+            self.saved_tensors  # noqa: B018 - read for its checks
+        return (None,) * len(self._next)
+
     @property
     def needs_input_grad(self) -> tuple[bool, ...]:
         positions = self._tensor_positions

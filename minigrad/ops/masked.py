@@ -56,6 +56,7 @@ class MaskedFillTensor(ArrayFunction):
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                 f"{value.ndim} dimension(s)."
             )
+        check_number_fits(value.item(), a.dtype, filling=True)  # PyTorch fills with its item
         ctx.shape, ctx.mask = a.shape, mask
         ctx.save_for_backward(mask)  # PyTorch saves it: a second backward raises
         return np.asarray(np.where(mask, value.astype(a.dtype), a), order="C")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import loud, quiet
 from ..autograd import grad_mode
 from ..tensor import Tensor, follows_base, new_tensor
 from ._common import LEGACY_NAMES, check_expand
@@ -38,7 +39,10 @@ def setitem(t: Tensor, index, value) -> Tensor:
     parts = key if isinstance(key, tuple) else (key,)
     if any(isinstance(k, np.ndarray) and (k.ndim or k.dtype == np.bool_) for k in parts):
         _check_index_put(value_shape, target._data.shape)
-        if isinstance(value, Tensor) and value._data.dtype != t._data.dtype:
+        mismatch = isinstance(value, Tensor) and value._data.dtype != t._data.dtype
+        if mismatch and _fills_through_mask(parts, value):  # masked_fill_(mask, value.item())
+            check_number_fits(value._data.item(), t._data.dtype, filling=True)
+        elif mismatch:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
                 f"{LEGACY_NAMES[t._data.dtype]} for the destination and "
@@ -54,7 +58,11 @@ def setitem(t: Tensor, index, value) -> Tensor:
         _record_setitem(t, index, value)
     else:  # nothing to record
         value = value._data if isinstance(value, Tensor) else value
-        t._data[key] = drop_leading_ones(value, target._data.ndim)
+        token = quiet()  # a cast of nan or inf into integers: PyTorch says nothing
+        try:
+            t._data[key] = drop_leading_ones(value, target._data.ndim)
+        finally:
+            loud(token)
         t._vc[0] += 1
     return t
 
@@ -104,3 +112,12 @@ def _check_index_put(value_shape: tuple, target_shape: tuple) -> None:
             f"shape mismatch: value tensor of shape {list(core)} cannot be broadcast to "
             f"indexing result of shape {list(target_shape)}"
         )
+
+
+def _fills_through_mask(parts: tuple, value: Tensor) -> bool:
+    """``x[mask] = v`` with a one-element ``v``: PyTorch's ``index_put_`` fills with
+    ``masked_fill_(mask, v.item())`` (its ``canDispatchToMaskedFill``), which casts ``v``'s
+    number into ``x``'s dtype, so the dtypes need not match: only with one mask as the sole
+    tensor index."""
+    arrays = [k for k in parts if isinstance(k, np.ndarray)]
+    return value._data.size == 1 and len(arrays) == 1 and arrays[0].dtype == np.bool_

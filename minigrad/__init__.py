@@ -110,7 +110,7 @@ from ._functions.elementwise import (
     trunc,
 )
 from ._functions.joining import cat, concat, stack, unbind, where
-from ._functions.linalg import addmm, dot, matmul, mm, mv
+from ._functions.linalg import addmm, dot, ger, matmul, mm, mv, outer
 from ._functions.reduction import (
     argmax,
     argmin,
@@ -152,6 +152,7 @@ from ._functions.shape import (
     unsqueeze,
 )
 from ._functions.sorting import argsort, msort, sort, topk
+from ._functions.two_operand import arctan2, atan2, fmod, lerp
 from ._legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from ._printing import get_printoptions, set_printoptions
 from ._random import manual_seed, rand, rand_like, randint, randn, randn_like

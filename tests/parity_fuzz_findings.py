@@ -1783,4 +1783,29 @@ FUZZ_FINDINGS: dict[str, str] = {
                     except RuntimeError as e:
                         show(str(e))
     """,
+    # seed 4, 4008491: a view of an output of chunk inherits its creation meta: once the base
+    # changed in place, using it raises (named after the view's own node)
+    "view_of_a_multi_output_view_after_its_base_changed": """
+        for make in ("t.expand(2, 1)", "t.view(1, 1)", "t[0]", "t.unsqueeze(0).t()", "t * 1"):
+            b = T.tensor([0.0, -2.0, -1.0], requires_grad=True)
+            t = b.chunk(3, -1)[-1]
+            v = eval(make)
+            with T.no_grad():
+                b.mul_(2)
+            try:
+                v.sum().backward()
+                show(b.grad)
+            except RuntimeError as e:
+                show(str(e))
+    """,
+    # seed 4, 4011490: a 0-d tensor expanded with -1 (PyTorch takes its sizes as they are)
+    "expand_of_a_zero_dim_tensor_with_minus_one": """
+        x = T.tensor(1.0, requires_grad=True)
+        for sizes in ((2, -3), (-1,), (3,), (2, 2)):
+            try:
+                show(x.expand(*sizes))
+            except RuntimeError as e:
+                show(str(e))
+        T.tensor([1.0, 2.0])[1:].expand(-1, -1)
+    """,
 }

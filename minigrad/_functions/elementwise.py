@@ -3,7 +3,8 @@
 The rounding functions (``ops/rounding.py``), the relatives of exp and log
 (``ops/exp_log.py``) and the comparisons as functions (``minigrad.le(x, y)``, which PyTorch
 has beside ``x <= y`` and ``x.le(y)``). ``METHODS`` lists the Tensor methods made from them,
-in-place forms included (``x.floor_()``); ``_tensor_methods.py`` adds it to its table.
+in-place forms included (``x.floor_()``), and those of ``two_operand.py``;
+``_tensor_methods.py`` adds it to its table.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..ops import rounding as R
 from ..ops.inplace import apply_inplace
 from ..tensor import Tensor
 from .comparison import _compare
+from .two_operand import METHODS as _TWO_OPERAND
 
 
 def floor(input: Tensor) -> Tensor:
@@ -152,6 +154,7 @@ _INPLACE = {
 
 METHODS: dict[str, Any] = {
     **FUNCTIONS,
+    **_TWO_OPERAND,  # atan2, fmod, lerp, outer, ... (two_operand.py)
     **{name: _inplace(op) for name, op in _INPLACE.items()},
     "not_equal": ne,
     "less": lt,

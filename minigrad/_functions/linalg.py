@@ -1,15 +1,18 @@
-"""``minigrad.matmul``, ``mm``, ``mv``, ``dot``, ``addmm``: the matrix products.
+"""``minigrad.matmul``, ``mm``, ``mv``, ``dot``, ``addmm``, ``outer``: the matrix products.
 
 ``matmul`` (and ``@``) picks the product by the operands' dimensions, as PyTorch
 does, including the way PyTorch folds a batch into one product, which shows in
-the graph.
+the graph. ``outer`` is no op of its own: PyTorch writes it as a column times a row,
+and so does minigrad, so its graph is the same ``MulBackward0`` over a ``ViewBackward0``.
 """
 
 from __future__ import annotations
 
 from .._shapes import broadcast_shapes
+from .._typename import type_name
 from ..autograd import grad_mode
 from ..autograd.inference_saved import refuse_saved_inference
+from ..ops import arithmetic as A
 from ..ops import bmm as BMM
 from ..ops import linalg as L
 from ..ops import shape as S
@@ -33,6 +36,31 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     return Addmm.apply(input, mat1, mat2)
+
+
+def _outer(name: str, method: bool):
+    def outer(input: Tensor, vec2: Tensor) -> Tensor:
+        """``input[i] * vec2[j]``, as PyTorch computes it: ``input.reshape(-1, 1) * vec2``, a
+        broadcast product (so dtypes promote as ``*`` does, and bools stay bools)."""
+        for arg, value, position in (("input", input, 1), ("vec2", vec2, 2 - method)):
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"{name}(): argument '{arg}' (position {position}) must be Tensor, "
+                    f"not {type_name(value)}"
+                )
+        for arg, value in (("self", input), ("vec2", vec2)):
+            if value._data.ndim != 1:
+                raise RuntimeError(
+                    f"outer: Expected 1-D argument {arg}, but got {value._data.ndim}-D"
+                )
+        return A.Mul.apply(reshape(input, (input._data.shape[0], 1)), vec2)
+
+    outer.__name__ = name
+    return outer
+
+
+outer, ger = _outer("outer", False), _outer("ger", False)  # ger: PyTorch's older name
+outer_method, ger_method = _outer("outer", True), _outer("ger", True)
 
 
 def matmul(input: Tensor, other: Tensor) -> Tensor:

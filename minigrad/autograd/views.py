@@ -25,7 +25,7 @@ import numpy as np
 
 from ..tensor import Tensor, new_tensor
 from .accumulate_grad import node_of
-from .multi_output import MULTI_OUTPUT, MULTI_VIEW_ADVICE, multi_view_error
+from .multi_output import MULTI_OUTPUT, MULTI_VIEW_ADVICE, multi_view_error, multi_view_of
 from .node import Node, sequence
 from .saved_values import _FREED, _SECOND_BACKWARD
 
@@ -209,8 +209,10 @@ def view_history(view: Tensor) -> Node | None:
     if view._view_version == view._vc[0]:
         return view._grad_fn
     base = view._base
-    if view._grad_fn is not None and view._grad_fn._owner is not None:
-        raise multi_view_error(view, base_changed=True)  # unbind's, split's ... outputs
+    fn = view._grad_fn
+    if fn is not None and (fn._owner is not None or multi_view_of(view) is not None):
+        raise multi_view_error(view, base_changed=True)  # unbind's, split's ... outputs (or
+        # a view of one: PyTorch's views inherit the MULTI_OUTPUT_NODE creation meta)
     if view._no_grad_view and (view._grad_fn is not None or base._requires_grad):
         raise no_grad_view_error(view, indirect=True)
     view._view_version = view._vc[0]

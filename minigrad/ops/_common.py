@@ -58,3 +58,13 @@ def _type_string(dtype: np.dtype) -> str:
     if dtype == np.bool_:
         return "CPUBoolType"
     return f"minigrad.{LEGACY_NAMES[dtype]}Tensor"
+
+
+def in_grad_dtype(value, grad):
+    """A saved input in the gradient's dtype, where a backward formula multiplies them: an
+    integer input, or a 0-d one of another dtype, is read as PyTorch's type promotion reads it
+    (numpy would make float64 of float32 times an int64 or float64 array). Tensors (under
+    ``create_graph``) promote by themselves."""
+    if isinstance(value, np.ndarray) and value.dtype != grad.dtype:
+        return value.astype(grad.dtype)
+    return value

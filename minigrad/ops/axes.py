@@ -110,7 +110,7 @@ class Expand(ArrayFunction):
                     f"Tensor sizes: {list(a.shape)}"
                 )
         for i in reversed(range(lead)):  # then the new leading dims, last first
-            if sizes[i] == -1:
+            if sizes[i] == -1 and a.ndim:  # (a 0-d tensor takes the sizes as they are)
                 raise RuntimeError(
                     f"The expanded size of the tensor (-1) isn't allowed in a leading, "
                     f"non-existing dimension {i}"

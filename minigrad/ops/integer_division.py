@@ -1,14 +1,18 @@
-"""``//``, ``%`` and ``div(rounding_mode=...)``: the divisions that round.
+"""``//``, ``%``, ``fmod`` and ``div(rounding_mode=...)``: the divisions that round.
 
 ``//`` is recorded without a derivative (PyTorch's ``NotImplemented`` node); ``div``'s
 rounding modes are steps, whose gradient is 0; ``%`` passes the gradient to the dividend
-(the divisor's is ``-grad * floor(a / b)``).
+(the divisor's is ``-grad * floor(a / b)``). ``fmod`` is C's remainder, the one left by the
+quotient rounded toward zero (its sign is the dividend's: ``fmod(-5, 3)`` is -2 where
+``-5 % 3`` is 1); its divisor's gradient is ``-grad * trunc(a / b)``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import get_default_dtype
+from .._shapes import broadcast_shapes
 from ..autograd.function import ArrayFunction, _apply_binary
 from .arithmetic import _is_bool
 from .namespace import namespace
@@ -37,6 +41,17 @@ def _remainder(a, b):
     return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
 
 
+def _fmod(a, b):
+    """C's ``fmod`` as PyTorch computes it: no bools, no integer division by zero, an integer
+    and a float in the float's dtype (an int64 beyond 2**24 is rounded to float32 first)."""
+    _no_bool_division(a, b, "fmod")
+    _no_integer_division_by_zero(a, b)
+    if isinstance(b, float) and np.asarray(a).dtype.kind in "iub":
+        a = np.asarray(a, get_default_dtype().numpy)
+    a, b = _in_float_dtype(a, b)
+    return fmod_as_pytorch(a, b, [a, b])  # nan where PyTorch's vector loop overflows
+
+
 def _no_bool_division(a, b, kernel: str) -> None:
     if _is_bool(a) and _is_bool(b):
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Bool'")
@@ -44,6 +59,7 @@ def _no_bool_division(a, b, kernel: str) -> None:
 
 def _no_integer_division_by_zero(a, b) -> None:
     if np.result_type(a, b).kind in "iu" and np.size(a) and np.size(b) and not np.all(b):
+        broadcast_shapes(np.shape(a), np.shape(b))  # sizes that do not fit: that error first
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -94,6 +110,44 @@ class Remainder(ArrayFunction):
             return grad, None
         a, b = ctx.saved_tensors
         return grad, -grad * DivRounded.call(a, b, "floor")
+
+
+class FmodScalar(ArrayFunction):
+    """``fmod(tensor, number)``: the gradient passes to the tensor as it is."""
+
+    node_name = "FmodBackward0"
+    n_params = 1
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return _fmod(a, int_operand(a, number))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class Fmod(ArrayFunction):
+    """``fmod(tensor, tensor)``."""
+
+    node_name = "FmodBackward1"
+    broadcasts = True
+    saved_names = ("self", "other")
+    saved_when = (1, 1)  # only b's gradient reads them
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = _fmod(a, b)
+        ctx.save_for_backward(a, b)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        """The divisor's gradient is ``-grad * div(a, b, rounding_mode="trunc")``."""
+        if ctx._next[1] is None:  # nothing was kept: b's gradient is not needed
+            return grad, None
+        a, b = ctx.saved_tensors
+        return grad, -grad * DivRounded.call(a, b, "trunc")
 
 
 class FloorDivide(ArrayFunction):

@@ -43,7 +43,10 @@ OPS: tuple[Op, ...] = (
     Op("pow_scalar", "{x} ** {p}"),
     Op("pow", "{x} ** {y}"),
     Op("rpow", "{s} ** {x}"),
-    Op("add_alpha", "T.add({x}, {y}, alpha={s})"),
+    Op("add_alpha", "T.add({x}, {y}, alpha={s})", w=0.5),  # half of it to lerp
+    Op("lerp", "T.lerp({x}, {same}, {sf})", w=0.25),
+    Op("lerp_tensor", "{x}.lerp({y}, {y})", w=0.125),
+    Op("lerp_", "{out} = {x} * 1\n{out}.lerp_({same}, {sf})", w=0.125),
     Op("sub_alpha", "T.sub({x}, {y}, alpha={s})"),
     Op("sub_number", "T.sub({s}, {x})"),
     Op("div_number", "T.div({s}, {x})"),
@@ -51,7 +54,12 @@ OPS: tuple[Op, ...] = (
     Op("div_floor", "T.div({x}, {y}, rounding_mode='floor')"),
     Op("div_trunc", "T.div({x}, {y}, rounding_mode='trunc')"),
     Op("floordiv", "{x} // {y}"),
-    Op("remainder", "{x} % {y}"),
+    # fmod (_functions/two_operand.py) with half of remainder's weight: the seed-0 programs
+    # that drew neither keep their draws
+    Op("remainder", "{x} % {y}", w=0.5),
+    Op("fmod", "T.fmod({x}, {y})", w=0.25),
+    Op("fmod_scalar", "{x}.fmod({s})", w=0.125),
+    Op("fmod_", "{out} = {x} * 1\n{out}.fmod_({y})", w=0.125),
     Op("floor_divide", "T.floor_divide({x}, {s})"),
     Op("maximum", "T.maximum({x}, {y})"),
     Op("minimum", "T.minimum({x}, {y})"),
@@ -72,7 +80,10 @@ OPS: tuple[Op, ...] = (
     Op("abs", "{x}.abs()"),
     Op("abs_fn", "abs({x})"),
     Op("sin", "{x}.sin()"),
-    Op("cos", "T.cos({x})"),
+    Op("cos", "T.cos({x})", w=0.5),  # half of it to atan2
+    Op("atan2", "T.atan2({x}, {y})", w=0.25),
+    Op("arctan2_method", "{x}.arctan2({y})", w=0.125),
+    Op("atan2_", "{out} = {x} * 1\n{out}.atan2_({y})", w=0.125),
     Op("tanh", "{x}.tanh()", w=2),
     Op("sigmoid", "{x}.sigmoid()", w=2),
     Op("sigmoid_fn", "T.sigmoid({x})"),
@@ -163,7 +174,10 @@ OPS: tuple[Op, ...] = (
     Op("matmul_fn", "T.matmul({x}, {mm})", w=2),
     Op("mm", "T.mm({x}, {mm})"),
     Op("mv", "{x}.mv({vec})"),
-    Op("dot", "T.dot({x}, {vec})"),
+    Op("dot", "T.dot({x}, {vec})", w=0.5),  # half of it to outer
+    Op("outer", "T.outer({x}, {vec})", w=0.25),  # not 1-d: PyTorch's error
+    Op("outer_flat", "{x}.flatten().outer({vec})", w=0.125),
+    Op("ger", "T.ger({vec}, {x}.flatten())", w=0.125),
     Op("bmm", "T.bmm({x}, {mm})"),
     Op("addmm", "T.addmm({bias}, {x}, {mm})"),
     Op("linear", "F.linear({x}, {weight})"),

@@ -1819,4 +1819,18 @@ FUZZ_FINDINGS: dict[str, str] = {
             show(T.nn.functional.linear(a, w, bias)[0, :3], T.mm(a, w.t())[0, :3])
             show(T.nn.functional.linear(a[0], w, bias)[:3], T.addmm(bias, a, w.t())[0, :3])
     """,
+    # seed 5, 5011346: a mask that does not fit is named by its first dim that differs
+    "mask_shape_error_names_the_mask_dim_and_the_tensor_dim": """
+        b = T.zeros(3, 2, 1, 3)
+        for idx in ((slice(None), T.tensor([[True, False]])), ([0, 1], None, T.tensor([True])),
+                    (None, T.tensor([[True, False]])), (Ellipsis, T.tensor([[True], [False]]))):
+            try:
+                b[idx]
+            except IndexError as e:
+                show(str(e))
+            try:
+                b[idx] = 1.0
+            except IndexError as e:
+                show(str(e))
+    """,
 }

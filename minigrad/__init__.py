@@ -141,7 +141,17 @@ from ._functions.selection import (
     tril,
     triu,
 )
-from ._functions.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from ._functions.shape import (
+    clone,
+    flatten,
+    permute,
+    reshape,
+    squeeze,
+    t,
+    transpose,
+    unflatten,
+    unsqueeze,
+)
 from ._functions.sorting import argsort, msort, sort, topk
 from ._functions.two_operand import arctan2, atan2, fmod, lerp
 from ._legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor

@@ -97,7 +97,6 @@ from ._functions.shape import (
     clone,
     contiguous,
     expand,
-    flatten,
     permute,
     reshape,
     squeeze,
@@ -107,6 +106,7 @@ from ._functions.shape import (
     unsqueeze,
     view,
 )
+from ._functions.shape import METHODS as _SHAPE
 from ._functions.sorting import _argsort_method, _sort_method, msort, topk
 from ._legacy import legacy_new
 from ._tensor_autograd_methods import AUTOGRAD_METHODS
@@ -236,7 +236,6 @@ METHODS: dict[str, Any] = {
     # shapes
     "view": view,
     "reshape": reshape,
-    "flatten": flatten,
     "squeeze": squeeze,
     "unsqueeze": unsqueeze,
     "transpose": transpose,
@@ -339,7 +338,7 @@ METHODS: dict[str, Any] = {
 }
 
 for _name, _impl in (
-    METHODS | INPLACE_METHODS | AUTOGRAD_METHODS | _ELEMENTWISE | NEW_METHODS | _SPLITS
+    METHODS | INPLACE_METHODS | AUTOGRAD_METHODS | _ELEMENTWISE | NEW_METHODS | _SHAPE | _SPLITS
 ).items():
     setattr(Tensor, _name, _impl)
 

@@ -1849,6 +1849,10 @@ from parity_new_methods import NEW_METHODS  # noqa: E402 - t.new_zeros(...) and 
 
 SNIPPETS.update(NEW_METHODS)
 
+from parity_nn_embed import NN_EMBED  # noqa: E402 - embedding, one_hot, unflatten, normalize, pad
+
+SNIPPETS.update(NN_EMBED)
+
 from parity_math_ops import MATH_OPS  # noqa: E402 - outer, atan2, fmod, lerp, tensor_split, erf
 
 SNIPPETS.update(MATH_OPS)

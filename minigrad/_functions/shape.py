@@ -1,7 +1,8 @@
-"""``minigrad.reshape``, ``flatten``, ``squeeze``, ``transpose``, ``permute``, ``x.to(dtype)``, ...
+"""``minigrad.reshape``, ``flatten``, ``unflatten``, ``squeeze``, ``transpose``, ``x.to(dtype)``...
 
 Views and copies that change a tensor's shape or dtype, as functions and as the
-Tensor methods they are bound to (``x.view(2, 3)``, ``x.T``, ``x.type()``).
+Tensor methods they are bound to (``x.view(2, 3)``, ``x.T``, ``x.type()``); ``METHODS`` binds
+``flatten`` and ``unflatten`` (``_tensor_methods.py`` adds it to its table).
 """
 
 from __future__ import annotations
@@ -176,3 +177,38 @@ def _to_dtype(target: dtype):
         return to(self, target)
 
     return method
+
+
+def unflatten(input: Tensor, dim: int, sizes: tuple[int, ...] | list[int]) -> Tensor:
+    """Split dimension ``dim`` into ``sizes`` (one of them may be -1): the inverse of
+    ``flatten``. PyTorch's ``unflatten`` is ``view`` with the new shape, so the result is a
+    view (``ViewBackward0``) and a layout no view can read raises view's error."""
+    if not isinstance(sizes, (tuple, list)):
+        raise TypeError(
+            "unflatten(): argument 'sizes' (position 2) must be tuple of ints, not "
+            f"{type_name(sizes)}"
+        )
+    for i, s in enumerate(sizes):
+        if not _is_int(s):
+            raise TypeError(
+                "unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found "
+                f"element of type {type_name(s)} at pos {i}"
+            )
+    axis = wrap_dim(dim, input.ndim)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    sizes = tuple(int(s) for s in sizes)
+    try:  # PyTorch's infer_size, its errors reworded by handle_unflatten_exception
+        size = input.shape[wrap_dim(axis, input.ndim, scalar_ok=False)]
+        inferred = S.infer_shape(sizes, size)
+    except (RuntimeError, IndexError) as e:
+        if "is invalid for input of size" in str(e):
+            raise RuntimeError(
+                f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
+                f"{axis} ({size}) in the input tensor"
+            ) from None
+        raise RuntimeError(f"unflatten got an unexpected error:\n{e}") from None
+    return S.View.apply(input, input.shape[:axis] + inferred + input.shape[axis + 1 :])
+
+
+METHODS = {"flatten": flatten, "unflatten": unflatten}  # bound by _tensor_methods.py

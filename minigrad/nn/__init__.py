@@ -14,8 +14,10 @@ from .activation import (
     Softmax,
     Softplus,
     Tanh,
+    Unflatten,
 )
 from .container import ModuleDict, ModuleList, Sequential
+from .embedding import Embedding
 from .linear import LazyLinear, Linear
 from .loss import (
     BCELoss,
@@ -34,6 +36,7 @@ __all__ = [
     "Module",
     "Parameter",
     "Linear",
+    "Embedding",
     "LazyLinear",
     "Sequential",
     "ModuleList",
@@ -52,6 +55,7 @@ __all__ = [
     "Softmax",
     "LogSoftmax",
     "Flatten",
+    "Unflatten",
     "MSELoss",
     "L1Loss",
     "NLLLoss",

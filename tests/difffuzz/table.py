@@ -184,7 +184,12 @@ OPS: tuple[Op, ...] = (
     Op("linear_bias", "F.linear({x}, {weight}, {bias})"),
     # -- shapes and views -----------------------------------------------------------------------
     Op("view", "{x}.view({shape})"),
-    Op("reshape", "{x}.reshape({shape})", w=2),
+    Op("reshape", "{x}.reshape({shape})", w=1.5),
+    # unflatten: reshape's weight split three ways, right after it (no other program changes)
+    Op("unflatten", "{x}.unflatten({dim}, ({n}, -1))", w=0.25),
+    Op(
+        "unflatten_module", "T.nn.Unflatten(0, [1, -1, {n}])(T.unflatten({x}, -1, (-1, 1)))", w=0.25
+    ),
     Op("reshape_fn", "T.reshape({x}, {shape_tuple})"),
     Op("flatten", "{x}.flatten()"),
     Op("flatten_dim", "T.flatten({x}, {dim})"),
@@ -237,7 +242,35 @@ OPS: tuple[Op, ...] = (
     Op("index_mask", "{x}[{x} > 0]"),
     Op("index_0d", "{x}[T.tensor(0)]"),
     Op("index_range", "{x}[range(1)]"),
-    Op("index_rows", "{x}[{rows}]", w=2),  # an embedding lookup, C[X]: the take fast path
+    Op("index_rows", "{x}[{rows}]", w=0.5),  # an embedding lookup, C[X]: the take fast path
+    # F.embedding, the same lookup as a layer, and F.one_hot: index_rows' weight split seven
+    # ways, right after it, so that no program of a seed that drew another entry changes
+    Op("embedding", "F.embedding({rows}.abs(), {x}.reshape({x}.shape[0], -1))", w=0.25),
+    Op(
+        "embedding_options",
+        "F.embedding({rows}.abs(), {x}.reshape(len({x}), -1), padding_idx=-1, "
+        "scale_grad_by_freq={kd})",
+        w=0.25,
+    ),
+    # indices from C[X]'s rows, made non-negative (-d becomes d: one too far, an error)
+    # max_norm renormalises the rows in place: of x itself when the reshape is a view
+    Op(
+        "embedding_max_norm",
+        "F.embedding({rows}.abs(), {x}, max_norm={sf}, norm_type={p})",
+        w=0.125,
+    ),
+    Op(
+        "embedding_max_norm_view",
+        "F.embedding({rows}.abs(), {x}.reshape(len({x}), -1), max_norm={sf}, norm_type={p})",
+        w=0.125,
+    ),
+    Op(
+        "embedding_module",
+        "T.nn.Embedding.from_pretrained({x}.reshape(len({x}), -1), freeze={bool})({rows}.abs())",
+        w=0.25,
+    ),
+    Op("one_hot", "F.one_hot({x})", x="int", w=0.25),
+    Op("one_hot_classes", "F.one_hot({x}.long().clamp(0, 3), num_classes={n} + 3)", w=0.25),
     Op("gather", "{x}.gather({dim}, {x}.argmax({dim}, keepdim=True))"),
     Op("masked_fill", "{x}.masked_fill({cond}, {s})"),
     # -- joining and selecting ------------------------------------------------------------------

@@ -1,0 +1,286 @@
+"""Parity snippets of ``F.embedding`` and ``nn.Embedding`` (and, as they land, ``one_hot``,
+``unflatten``, ``normalize``, ``pad``), in the style of ``parity_snippets.py`` (which includes
+them): values, printed text, grad_fn names, saved values, graphs and errors as PyTorch's."""
+
+from __future__ import annotations
+
+NN_EMBED: dict[str, str] = {
+    "embedding_lookup_gradient_and_graph": """
+        F = T.nn.functional
+        w = T.tensor([[0.5, 1., -1.], [2., 0., 1.], [1., 1., 1.], [3., -2., .5]])
+        w.requires_grad_()
+        i = T.tensor([[0, 2], [2, 3]])
+        y = F.embedding(i, w)
+        show(y, y.is_contiguous(), y._base is None)
+        graph(y)
+        fn = y.grad_fn
+        show(fn._saved_indices, fn._saved_weight_sym_argsize_0, fn._saved_padding_idx)
+        show(fn._saved_scale_grad_by_freq, fn._saved_sparse)
+        (y * T.arange(12.).view(2, 2, 3)).sum().backward()
+        show(w.grad)
+        show(F.embedding(T.tensor(1), w), F.embedding(T.tensor([3, 0], dtype=T.int32), w))
+        show(F.embedding(T.zeros(2, 0, dtype=T.long), w))
+        show(F.embedding(T.tensor([1, 0]), T.arange(6).view(3, 2)))
+    """,
+    "embedding_padding_idx_and_scale_grad_by_freq": """
+        F = T.nn.functional
+        w = T.tensor([[0.5, 1.], [2., 0.], [1., 1.]], requires_grad=True)
+        i = T.tensor([[0, 2, 2], [1, 2, 0]])
+        y = F.embedding(i, w, padding_idx=2)
+        show(y, y.grad_fn._saved_padding_idx)
+        show(F.embedding(i, w, padding_idx=-1).grad_fn._saved_padding_idx)
+        y.sum().backward()
+        show(w.grad)
+        w.grad = None
+        F.embedding(i, w, scale_grad_by_freq=True).pow(2).sum().backward()
+        show(w.grad)
+        w.grad = None
+        F.embedding(i, w, padding_idx=0, scale_grad_by_freq=True).sum().backward()
+        show(w.grad)
+    """,
+    "embedding_max_norm_renormalises_in_place": """
+        F = T.nn.functional
+        w = T.tensor([[3., 4.], [1., 0.], [0., .5], [2., 2.]], requires_grad=True)
+        v = w._version
+        y = F.embedding(T.tensor([0, 3, 3]), w, max_norm=1.)
+        show(y, w, w._version - v)
+        graph(y)
+        show(F.embedding(T.tensor([1, 2]), w, max_norm=1.), w._version - v)
+        show(F.embedding(T.tensor([1, 2]), w, max_norm=.1, norm_type=1.), w, w._version - v)
+        show(F.embedding(T.tensor([[1], [2]]), w, max_norm=.01, norm_type=float('inf')), w)
+        y.sum().backward()
+        show(w.grad)
+    """,
+    "embedding_max_norm_of_an_expanded_weight": """
+        a = T.tensor([[3., 4.]]).expand(2, 2)
+        v = a._version
+        show(T.nn.functional.embedding(T.tensor([1, 0]), a, max_norm=1.), a, a._version - v)
+        b = T.tensor([[3.], [4.]]).expand(2, 3)
+        show(T.nn.functional.embedding(T.tensor([1]), b, max_norm=10.))
+        T.nn.functional.embedding(T.tensor([1]), b, max_norm=1.)
+    """,
+    "embedding_of_empty_tables_and_reshaped_expanded_weights": """
+        F = T.nn.functional
+        show(F.embedding(T.tensor([0]), T.zeros(2, 0)))
+        show(F.embedding(T.tensor([], dtype=T.long), T.zeros(0, 3)))
+        a = T.tensor([[-3.0]]).expand(2, 1)
+        show(F.embedding(T.tensor([1, 1]), a.reshape(2, -1), max_norm=0.1), a)
+        b = T.tensor([[-3.0, 4.]]).t().expand(2, 3).t()
+        show(F.embedding(T.tensor([1]), b, max_norm=0.1), b)
+    """,
+    "embedding_index_out_of_range_of_a_table_without_columns": """
+        T.nn.functional.embedding(T.tensor([1, 3, -1]), T.zeros(2, 0))
+    """,
+    "embedding_of_a_table_without_rows": """
+        T.nn.functional.embedding(T.tensor([1]), T.zeros(0, 3))
+    """,
+    "embedding_create_graph_and_double_backward": """
+        F = T.nn.functional
+        w = T.tensor([[0.5, 1., -1.], [2., 0., 1.], [1., 1., 1.]], requires_grad=True)
+        for p in (1, None):
+            y = F.embedding(T.tensor([[0, 1], [1, 2]]), w, padding_idx=p)
+            gy = T.ones(2, 2, 3, requires_grad=True)
+            (g,) = T.autograd.grad(y, w, gy, create_graph=True)
+            show(g, g.grad_fn._saved_indices, g.grad_fn._saved_padding_idx)
+            graph(g)
+            m = T.arange(9.).view(3, 3).requires_grad_()
+            (h,) = T.autograd.grad((g * m).sum(), gy, create_graph=True)
+            show(h)
+            graph(h)
+            (k,) = T.autograd.grad(h, m, T.ones(2, 2, 3, requires_grad=True), create_graph=True)
+            show(k)
+            graph(k)
+    """,
+    "embedding_float_indices": """
+        T.nn.functional.embedding(T.tensor([0., 1.]), T.ones(3, 2))
+    """,
+    "embedding_bool_indices": """
+        T.nn.functional.embedding(T.tensor([True]), T.ones(3, 2))
+    """,
+    "embedding_int16_indices_with_max_norm": """
+        T.nn.functional.embedding(T.tensor([0, 1], dtype=T.int16), T.ones(3, 2), max_norm=1.)
+    """,
+    "embedding_index_out_of_range": """
+        T.nn.functional.embedding(T.tensor([[0, 3]]), T.ones(3, 2))
+    """,
+    "embedding_negative_index": """
+        T.nn.functional.embedding(T.tensor([0, -1]), T.ones(3, 2))
+    """,
+    "embedding_index_out_of_range_with_max_norm": """
+        T.nn.functional.embedding(T.tensor([0, 7]), T.ones(3, 2), max_norm=1.)
+    """,
+    "embedding_weight_not_2d": """
+        T.nn.functional.embedding(T.tensor([0, 1]), T.ones(3))
+    """,
+    "embedding_weight_not_2d_with_max_norm": """
+        T.nn.functional.embedding(T.tensor([0, 1]), T.ones(3, 2, 2), max_norm=1.)
+    """,
+    "embedding_integer_weight_with_max_norm": """
+        T.nn.functional.embedding(T.tensor([0]), T.ones(3, 2, dtype=T.long), max_norm=.5)
+    """,
+    "embedding_padding_idx_out_of_range": """
+        T.nn.functional.embedding(T.tensor([0, 1]), T.ones(3, 2), padding_idx=3)
+    """,
+    "embedding_padding_idx_too_negative": """
+        T.nn.functional.embedding(T.tensor([0, 1]), T.ones(3, 2), padding_idx=-4)
+    """,
+    "embedding_indices_a_list": """
+        T.nn.functional.embedding([0, 1], T.ones(3, 2))
+    """,
+    "embedding_weight_an_array": """
+        T.nn.functional.embedding(T.tensor([0, 1]), np.ones((3, 2), np.float32))
+    """,
+    "embedding_second_backward": """
+        w = T.ones(3, 2, requires_grad=True)
+        y = T.nn.functional.embedding(T.tensor([0, 1]), w).sum()
+        y.backward()
+        y.backward()
+    """,
+    "embedding_module_repr_state_dict_and_init": """
+        e = T.nn.Embedding(27, 10, padding_idx=0)
+        show(e, list(e.state_dict()), e.weight.shape, e.weight.dtype, e.weight.requires_grad)
+        show(e.weight[0], e.weight._version, e.padding_idx, e.num_embeddings, e.embedding_dim)
+        show(T.nn.Embedding(3, 2, max_norm=1.0, norm_type=1., scale_grad_by_freq=True, sparse=True))
+        show(T.nn.Embedding(3, 2, max_norm=1, padding_idx=-1), T.nn.Embedding(3, 2, norm_type=2.))
+        show(T.nn.Embedding(4, 3, dtype=T.float64).weight.dtype)
+        e = T.nn.Embedding(5, 2)
+        y = e(T.tensor([[1, 1, 4]]))
+        show(y.shape, y.grad_fn, y.grad_fn.next_functions[0][0].variable is e.weight)
+        y.sum().backward()
+        show(e.weight.grad)
+    """,
+    "embedding_from_pretrained": """
+        w = T.tensor([[1., 2.], [3., 4.], [5., 6.]])
+        e = T.nn.Embedding.from_pretrained(w)
+        show(e, e.weight, e.weight.requires_grad, e(T.tensor([2, 0])))
+        e = T.nn.Embedding.from_pretrained(w, freeze=False, padding_idx=1)
+        show(e, e.weight.requires_grad, e.weight[1])
+        w.mul_(2)
+        show(e.weight)
+        y = e(T.tensor([1, 2, 1]))
+        y.sum().backward()
+        show(y, e.weight.grad)
+    """,
+    "embedding_from_pretrained_not_2d": """
+        T.nn.Embedding.from_pretrained(T.ones(4))
+    """,
+    "embedding_weight_of_wrong_shape": """
+        T.nn.Embedding(5, 3, _weight=T.ones(4, 3))
+    """,
+    "embedding_module_padding_idx_out_of_range": """
+        T.nn.Embedding(5, 3, padding_idx=-6)
+    """,
+}
+
+NN_EMBED.update(
+    {
+        "one_hot_values_and_shapes": """
+            F = T.nn.functional
+            show(F.one_hot(T.tensor([0, 2, 1])), F.one_hot(T.tensor([[0, 2], [1, 1]]), 4))
+            show(F.one_hot(T.tensor(3)), F.one_hot(T.tensor(3), 5))
+            show(F.one_hot(T.tensor([], dtype=T.long), 3), F.one_hot(input=T.tensor([0])))
+            show(F.one_hot(T.tensor([1, 0]), np.int64(3)), F.one_hot(T.tensor([1, 0]), T.tensor(3)))
+            y = F.one_hot(T.tensor([[0, 1], [2, 0]]).t())
+            show(y, y.is_contiguous(), y._version, y.requires_grad)
+            w = T.ones(3, 2, requires_grad=True)
+            z = F.one_hot(T.tensor([0, 2]), 3).float() @ w
+            show(z)
+            graph(z)
+        """,
+        "one_hot_of_empty_with_inferred_classes": """
+            T.nn.functional.one_hot(T.tensor([], dtype=T.long))
+        """,
+        "one_hot_of_empty_with_zero_classes": """
+            T.nn.functional.one_hot(T.zeros(2, 0, dtype=T.long), 0)
+        """,
+        "one_hot_value_not_below_num_classes": """
+            T.nn.functional.one_hot(T.tensor([0, 3]), 3)
+        """,
+        "one_hot_zero_classes": """
+            T.nn.functional.one_hot(T.tensor([0, 1]), 0)
+        """,
+        "one_hot_negative_value": """
+            T.nn.functional.one_hot(T.tensor([0, -1]), 3)
+        """,
+        "one_hot_of_int32": """
+            T.nn.functional.one_hot(T.tensor([0, 1], dtype=T.int32))
+        """,
+        "one_hot_of_floats": """
+            T.nn.functional.one_hot(T.tensor([0., 1.]))
+        """,
+        "one_hot_of_bools": """
+            T.nn.functional.one_hot(T.tensor([True]))
+        """,
+        "one_hot_of_a_list": """
+            T.nn.functional.one_hot([0, 1])
+        """,
+        "one_hot_bool_num_classes": """
+            T.nn.functional.one_hot(T.tensor([1]), True)
+        """,
+        "one_hot_float_num_classes": """
+            T.nn.functional.one_hot(T.tensor([0, 1]), 2.0)
+        """,
+        "one_hot_float_tensor_num_classes": """
+            T.nn.functional.one_hot(T.tensor([0, 1]), T.tensor(3.))
+        """,
+    }
+)
+
+NN_EMBED.update(
+    {
+        "unflatten_values_graph_and_gradient": """
+            x = T.arange(12.).requires_grad_()
+            y = x.unflatten(0, (3, 4))
+            show(y, x.unflatten(0, [2, -1]), x.unflatten(-1, (2, 2, 3)), T.unflatten(x, 0, (3, 4)))
+            show(y._base is x, y.is_contiguous(), x.unflatten(0, T.Size([12])))
+            graph(y)
+            z = x.view(3, 4).t().unflatten(1, (3, 1))
+            show(z, z.is_contiguous(), x.view(3, 4).t().unflatten(0, (2, 2)))
+            show(T.zeros(0, 3).unflatten(1, (3, 1)), x.unflatten(0, (T.tensor(3), 4)).shape)
+            (y * T.arange(12.).view(3, 4)).sum().backward()
+            show(x.grad)
+            y.mul_(2)
+            show(x)
+        """,
+        "unflatten_sizes_that_do_not_multiply_up": """
+            T.arange(12.).unflatten(0, (5, -1))
+        """,
+        "unflatten_with_no_sizes": """
+            T.arange(12.).unflatten(0, ())
+        """,
+        "unflatten_dim_out_of_range": """
+            T.arange(12.).unflatten(1, (3, 4))
+        """,
+        "unflatten_float_size": """
+            T.arange(12.).unflatten(0, (3.0, 4))
+        """,
+        "unflatten_sizes_an_int": """
+            T.arange(12.).unflatten(0, 12)
+        """,
+        "unflatten_where_no_view_can_read": """
+            T.ones(3, 1).expand(3, 4).t().unflatten(1, (3, 1)).mul_(2)
+        """,
+        "unflatten_of_any_layout_is_a_view": """
+            x = T.arange(24.).view(2, 3, 4).permute(2, 0, 1)
+            y = x.unflatten(2, (3, 1)).unflatten(0, (2, 2))
+            show(y, y.shape, y.is_contiguous(), y._base is x._base)
+            z = T.ones(3, 1).expand(3, 4).unflatten(1, (2, 2))
+            show(z, z._base is not None)
+        """,
+        "unflatten_module": """
+            u = T.nn.Unflatten(1, (2, 5))
+            show(u, T.nn.Unflatten(1, [2, 5]), T.nn.Unflatten(-1, (2, -1))(T.ones(3, 10)).shape)
+            show(u.dim, u.unflattened_size)
+            show(T.nn.Sequential(T.nn.Flatten(), T.nn.Unflatten(1, (2, 3))))
+            x = T.ones(3, 10, requires_grad=True)
+            y = u(x)
+            show(y.shape, y.grad_fn, list(u.state_dict()))
+        """,
+        "unflatten_module_size_an_int": """
+            T.nn.Unflatten(1, 5)
+        """,
+        "unflatten_module_float_size": """
+            T.nn.Unflatten(1, (2.0, 5))
+        """,
+    }
+)

@@ -138,6 +138,7 @@ from ._functions.selection import (
     round,
     split,
     square,
+    tensor_split,
     tril,
     triu,
 )

@@ -284,3 +284,61 @@ NN_EMBED.update(
         """,
     }
 )
+
+NN_EMBED.update(
+    {
+        "normalize_values_graph_and_gradient": """
+            F = T.nn.functional
+            x = T.tensor([[3., 4.], [0., 0.], [1., -2.]], requires_grad=True)
+            y = F.normalize(x)
+            show(y, F.normalize(x, dim=0), F.normalize(x, p=1, dim=-1))
+            show(F.normalize(x, p=float('inf'), dim=1, eps=0.5), F.normalize(x, 0.5, (0, 1)))
+            graph(y)
+            (y * T.tensor([[1., 2.], [3., 4.], [5., 6.]])).sum().backward()
+            show(x.grad)
+            show(F.normalize(T.tensor([3., 4.]), dim=0), F.normalize(T.tensor(3.), dim=0))
+            show(F.normalize(T.tensor([[1., 2.]]).double(), dim=1), F.normalize(T.zeros(0, 2)))
+            show(F.normalize(T.tensor([[1., 2.]]), p=0, dim=1), F.normalize(T.ones(1, 2), p=-1))
+            show(T.zeros(0, 2).norm(2, 1, keepdim=True), T.zeros(2, 0, 3).norm(2, (0, 2)))
+        """,
+        "normalize_second_derivative": """
+            x = T.tensor([[3., 4.], [1., -2.]], requires_grad=True)
+            (g,) = T.autograd.grad(T.nn.functional.normalize(x)[:, 0].sum(), x, create_graph=True)
+            show(g)
+            graph(g)
+        """,
+        "normalize_dim_out_of_range": """
+            T.nn.functional.normalize(T.tensor([3., 4.]))
+        """,
+        "normalize_of_integers": """
+            T.nn.functional.normalize(T.tensor([[1, 2]]), dim=1)
+        """,
+        "cosine_similarity_values_graph_and_gradient": """
+            F = T.nn.functional
+            a = T.tensor([[1., 2., 3.], [0., 1., 0.]], requires_grad=True)
+            b = T.tensor([[1., 0., 3.], [0., 0., 0.]], requires_grad=True)
+            c = F.cosine_similarity(a, b)
+            show(c)
+            graph(c)
+            c.sum().backward()
+            show(a.grad, b.grad)
+            d = F.cosine_similarity(a, b[0])
+            show(d, F.cosine_similarity(a, b, dim=0), F.cosine_similarity(a[0], b[0], dim=0))
+            graph(d)
+            show(F.cosine_similarity(T.tensor([[1., 2]]), T.tensor([[1, 2]])))
+            show(F.cosine_similarity(T.tensor([[1., 2]]), T.tensor([[1., 2]]).double()))
+            show(F.cosine_similarity(T.tensor([[1e-10, 0]]), T.tensor([[1., 2]]), eps=1e-8))
+            show(F.cosine_similarity(T.tensor(1.), T.tensor(2.), dim=0))
+        """,
+        "cosine_similarity_dim_out_of_range": """
+            a = T.tensor([1., 2.])
+            T.nn.functional.cosine_similarity(a, a)
+        """,
+        "cosine_similarity_sizes_that_do_not_broadcast": """
+            T.nn.functional.cosine_similarity(T.ones(2, 3), T.ones(2, 2))
+        """,
+        "cosine_similarity_of_integers": """
+            T.nn.functional.cosine_similarity(T.tensor([[1, 2]]), T.tensor([[1, 2]]))
+        """,
+    }
+)

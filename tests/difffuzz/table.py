@@ -166,7 +166,10 @@ OPS: tuple[Op, ...] = (
     Op("logsumexp_dims", "T.logsumexp({x}, dim={dims}, keepdim={kd})"),
     Op("norm", "{x}.norm()"),
     Op("norm_fn", "T.norm({x})"),
-    Op("vector_norm", "T.linalg.vector_norm({x}, {p})"),
+    Op("vector_norm", "T.linalg.vector_norm({x}, {p})", w=0.5),
+    # composites of the norm: vector_norm's weight split three ways, right after it
+    Op("normalize", "F.normalize({x}, {p}, {dim})", w=0.25),
+    Op("cosine_similarity", "F.cosine_similarity({x}, {y}, {dim})", w=0.25),
     Op("all", "{x}.all()"),
     Op("any_dim", "{x}.any({dim})"),
     # -- matrix products at every rank ----------------------------------------------------------

@@ -1,5 +1,5 @@
 """Property tests for ``F.embedding``, ``unflatten``, ``normalize`` and ``cosine_similarity``
-(and, as it lands, ``pad``).
+and ``pad``.
 
 The plain lookup is checked against central finite differences; ``padding_idx`` and
 ``scale_grad_by_freq`` change the gradient on purpose (it is no longer the derivative), so
@@ -117,3 +117,21 @@ def test_normalize_second_derivatives() -> None:
     x = minigrad.tensor([[1.0, -2.0], [3.0, 0.5]], dtype=minigrad.float64, requires_grad=True)
     assert minigrad.autograd.gradgradcheck(lambda t: F.normalize(t), (x,))
     assert minigrad.autograd.gradgradcheck(lambda t: F.cosine_similarity(t, t.flip(0)), (x,))
+
+
+@SETTINGS
+@given(data=st.data(), shape=NONEMPTY)
+def test_pad(data, shape) -> None:
+    """Positive pads add a border (no gradient), negative ones crop (no gradient there either)."""
+    n = data.draw(st.integers(1, len(shape)))
+    pads = [data.draw(st.integers(-1, 2)) for _ in range(2 * n)]
+    for k in range(n):  # never crop a dimension away entirely
+        size = shape[len(shape) - 1 - k]
+        if size + min(pads[2 * k], 0) + min(pads[2 * k + 1], 0) < 1:
+            pads[2 * k], pads[2 * k + 1] = max(pads[2 * k], 0), max(pads[2 * k + 1], 0)
+    check_gradients(lambda t: F.pad(t, pads, value=0.5), data.draw(values(shape)))
+
+
+def test_pad_second_derivatives() -> None:
+    x = minigrad.tensor([[1.0, -2.0], [3.0, 0.5]], dtype=minigrad.float64, requires_grad=True)
+    assert minigrad.autograd.gradgradcheck(lambda t: F.pad(t, (1, -1, 0, 2)) ** 2, (x,))

@@ -36,6 +36,7 @@ from ._loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
+from ._padding_functions import pad
 
 __all__ = [
     "linear",
@@ -63,6 +64,7 @@ __all__ = [
     "one_hot",
     "normalize",
     "cosine_similarity",
+    "pad",
 ]
 
 

@@ -10,10 +10,11 @@ and fails the same way. The layers, bottom to top:
 - ``_functions``: the functional forms (``minigrad.add``, ``minigrad.sum``, ...) on
   top of the ops, bound with the operators to Tensor methods in ``_tensor_methods``
   (the one place where ops and Tensor meet);
-- ``nn``, ``optim``, ``serialization``: models, optimizers, safe save/load.
+- ``nn``, ``optim``, ``utils.data``, ``serialization``: models, optimizers, datasets and
+  their batches, safe save/load.
 """
 
-from . import _tensor_methods, accelerator, autograd, cuda, linalg, nn, optim
+from . import _tensor_methods, accelerator, autograd, cuda, linalg, nn, optim, utils
 from ._dtypes import (
     Size,
     bool,
@@ -137,6 +138,7 @@ from ._functions.selection import (
     round,
     split,
     square,
+    tensor_split,
     tril,
     triu,
 )

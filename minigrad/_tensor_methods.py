@@ -78,16 +78,15 @@ from ._functions.reduction import (
 )
 from ._functions.reorder import _H, _flip_method, _mH, _mT, roll
 from ._functions.scans import amax, amin, cumprod, cumsum, norm, prod
+from ._functions.selection import METHODS as _SPLITS
 from ._functions.selection import (
     _tril_method,
     _triu_method,
-    chunk,
     gather,
     masked_fill,
     narrow,
     repeat,
     round,
-    split,
     square,
 )
 from ._functions.selection import bmm as _bmm
@@ -310,8 +309,6 @@ METHODS: dict[str, Any] = {
     "amax": amax,
     "amin": amin,
     "norm": norm,
-    "chunk": chunk,
-    "split": split,
     "narrow": narrow,
     "gather": gather,
     "masked_fill": masked_fill,
@@ -341,7 +338,7 @@ METHODS: dict[str, Any] = {
 }
 
 for _name, _impl in (
-    METHODS | INPLACE_METHODS | AUTOGRAD_METHODS | _ELEMENTWISE | NEW_METHODS | _SHAPE
+    METHODS | INPLACE_METHODS | AUTOGRAD_METHODS | _ELEMENTWISE | NEW_METHODS | _SHAPE | _SPLITS
 ).items():
     setattr(Tensor, _name, _impl)
 

@@ -1808,4 +1808,29 @@ FUZZ_FINDINGS: dict[str, str] = {
                 show(str(e))
         T.tensor([1.0, 2.0])[1:].expand(-1, -1)
     """,
+    # seed 4, 4008834: addmm of inner size 1 adds the one product to the bias: a -0. bias over
+    # a -0. product stays -0., also for a row or a column (mm of those sums from 0.: 0.)
+    "addmm_of_inner_size_one_keeps_a_negative_zero": """
+        for n, m in ((1, 2), (3, 1), (2, 3), (1, 500)):
+            a = T.zeros(n, 1)
+            w = T.full((m, 1), -0.7, requires_grad=True)
+            bias = T.full((m,), -0.0, requires_grad=True)
+            show(T.addmm(bias, a, w.t()).sum(), T.mm(a, w.t()).sum())
+            show(T.nn.functional.linear(a, w, bias)[0, :3], T.mm(a, w.t())[0, :3])
+            show(T.nn.functional.linear(a[0], w, bias)[:3], T.addmm(bias, a, w.t())[0, :3])
+    """,
+    # seed 5, 5011346: a mask that does not fit is named by its first dim that differs
+    "mask_shape_error_names_the_mask_dim_and_the_tensor_dim": """
+        b = T.zeros(3, 2, 1, 3)
+        for idx in ((slice(None), T.tensor([[True, False]])), ([0, 1], None, T.tensor([True])),
+                    (None, T.tensor([[True, False]])), (Ellipsis, T.tensor([[True], [False]]))):
+            try:
+                b[idx]
+            except IndexError as e:
+                show(str(e))
+            try:
+                b[idx] = 1.0
+            except IndexError as e:
+                show(str(e))
+    """,
 }

@@ -280,6 +280,20 @@ MATH_OPS: dict[str, str] = {
         o.sum().backward()
         show(x.grad, w.grad)
     """,
+    "lerp_integer_0d_weight_gradient": """
+        b = T.tensor(-2.25, requires_grad=True)
+        t = b * 2
+        t.register_hook(lambda g: show(g))
+        o = t.lerp(t, T.tensor(3))
+        o.backward(gradient=T.tensor(-0.0))
+        show(b.grad)
+    """,
+    "lerp_bool_0d_weight_gradient": """
+        b = T.tensor(0.0, requires_grad=True)
+        o = b.lerp(T.tensor(2.3, requires_grad=True), T.tensor(False))
+        show(o)
+        T.autograd.grad(o, b)
+    """,
     "lerp_inplace": """
         y = T.tensor([1., 2.], requires_grad=True) * 1
         y.lerp_(T.tensor([5., 5.]), T.tensor([0.5, 0.25]))
@@ -337,5 +351,57 @@ MATH_OPS: dict[str, str] = {
     """,
     "lerp_method_string_weight": """
         T.tensor([1., 2.]).lerp_(T.tensor([3., 4.]), 'a')
+    """,
+    # -- tensor_split --------------------------------------------------------------------------
+    "tensor_split_sections_graph": """
+        x = T.arange(7.).requires_grad_()
+        p = T.tensor_split(x, 3)
+        show(p, [q.output_nr for q in p], [q._base is x for q in p])
+        for q in p:
+            graph(q)
+        (p[0].sum() * 2 + p[2].sum()).backward()
+        show(x.grad)
+        show(T.tensor_split(x, 10), x.tensor_split(1), T.tensor_split(T.ones(0, 3), 3))
+    """,
+    "tensor_split_indices": """
+        x = T.arange(7.).requires_grad_()
+        show(x.tensor_split([1, 5]), x.tensor_split((1, 5)), T.tensor_split(x, []))
+        show(T.tensor_split(x, [1, 5, 3]), T.tensor_split(x, [-2, 100]))
+        show(T.tensor_split(T.arange(10).reshape(2, 5), [1, 3], dim=1))
+        show(T.tensor_split(T.ones(2, 5), 2, dim=1), T.tensor_split(T.ones(2, 5), 2, -1))
+        show(T.tensor_split(x, T.tensor(3)), T.tensor_split(x, T.tensor([1, 4])))
+        show(T.tensor_split(x, sections=2), T.tensor_split(x, indices=[2]))
+        show(T.tensor_split(x, tensor_indices_or_sections=T.tensor(2)))
+    """,
+    "tensor_split_part_in_place": """
+        z = T.arange(5.).requires_grad_()
+        a = z * 1
+        b = T.tensor_split(a, 2)
+        b[0].mul_(2)
+        show(a, b[0])
+        graph(a)
+        a.sum().backward()
+        show(z.grad)
+    """,
+    "tensor_split_no_sections": """
+        T.tensor_split(T.arange(7.), 0)
+    """,
+    "tensor_split_0d": """
+        T.tensor_split(T.ones(()), 2)
+    """,
+    "tensor_split_dim_out_of_range": """
+        T.tensor_split(T.ones(2, 5), 2, dim=2)
+    """,
+    "tensor_split_index_tensor_dims": """
+        T.tensor_split(T.arange(7.), T.tensor([[1, 4]]))
+    """,
+    "tensor_split_index_tensor_dtype": """
+        T.arange(7.).tensor_split(T.tensor([1., 4.]))
+    """,
+    "tensor_split_float_sections": """
+        T.tensor_split(T.arange(7.), 2.5)
+    """,
+    "tensor_split_method_float_indices": """
+        T.arange(7.).tensor_split([1.5])
     """,
 }

@@ -94,3 +94,17 @@ def test_lerp(data, shapes) -> None:
     check_gradients(lambda x, y: x.lerp(y, number), a, b)
     tensors = [minigrad.tensor(v, requires_grad=True) for v in (a, b, w)]
     assert minigrad.autograd.gradgradcheck(minigrad.lerp, tuple(tensors))
+
+
+@SETTINGS
+@given(data=st.data(), shape=NONEMPTY)
+def test_tensor_split(data, shape) -> None:
+    """Each part a slice: the gradient of a weighted sum of the parts lands where they were."""
+    x = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-2, 2)))
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    how = data.draw(st.integers(1, 4) | st.lists(st.integers(-4, 4), max_size=3))
+
+    def parts(t):
+        return minigrad.cat([p * (i + 1) for i, p in enumerate(t.tensor_split(how, dim))], dim)
+
+    check_gradients(parts, x)

@@ -547,6 +547,14 @@ OPTIMIZERS = [
     ("Adam", {"lr": 0.01, "betas": (0.8, 0.99), "eps": 1e-6, "amsgrad": True}),
     ("Adam", {"lr": 0.01, "weight_decay": 0.01}),
     ("Adam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("AdamW", {}),
+    ("AdamW", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True, "maximize": False}),
+    ("RMSprop", {}),
+    ("RMSprop", {"lr": 1e-3, "alpha": 0.9, "momentum": 0.9, "centered": True}),
+    ("RMSprop", {"lr": 1e-3, "weight_decay": 0.01, "eps": 1e-6}),
+    ("Adagrad", {}),
+    ("Adagrad", {"lr": 0.05, "lr_decay": 0.01, "weight_decay": 0.01}),
+    ("Adagrad", {"lr": 0.05, "initial_accumulator_value": 0.1, "eps": 1e-8}),
 ]
 
 
@@ -595,7 +603,10 @@ def test_optimizer_trajectories_match(name, settings, task, torch):
         for key, value in state.items():
             other = theirs["state"][k][key]
             assert norm(repr(value.dtype)) == norm(repr(other.dtype))
-            np.testing.assert_allclose(value.numpy(), other.numpy(), rtol=1e-4, atol=1e-7)
+            # RMSprop's momentum_buffer sums g / avg (about 1 a step) over the steps: elements
+            # that cancel to near 0 carry the float32 rounding of the largest ones
+            scale = max(1.0, float(np.abs(other.numpy()).max(initial=0.0)))
+            np.testing.assert_allclose(value.numpy(), other.numpy(), rtol=1e-4, atol=1e-7 * scale)
 
 
 @pytest.mark.parametrize("name, settings", [OPTIMIZERS[1], OPTIMIZERS[7]])

@@ -1,8 +1,10 @@
-"""``minigrad.gather``, ``masked_fill``, ``repeat``, ``chunk``, ``split``, ``narrow``, ``round``,
-``normal``, ``bmm``, ``square``, ``tril``, ``triu``: what tutorials use beside the basic ops.
+"""``minigrad.gather``, ``masked_fill``, ``repeat``, ``chunk``, ``split``, ``tensor_split``,
+``narrow``, ``round``, ``normal``, ``bmm``, ``square``, ``tril``, ``triu``: what tutorials use
+beside the basic ops.
 
 Functional forms with PyTorch's arguments; the Tensor methods (``x.chunk(2)``) are these same
-functions, bound in ``minigrad/_tensor_methods.py``.
+functions, bound in ``minigrad/_tensor_methods.py`` (the splits through this module's
+``METHODS``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._dtypes import LEGACY_NAMES
 from .._typename import type_name
 from ..ops import bmm as BMM
 from ..ops import gather_scatter as GS
@@ -22,7 +25,7 @@ from ..ops import rounding as ROUND
 from ..ops import selection as SEL
 from ..ops import triangles as TRI
 from ..tensor import Tensor, wrap_dim
-from ._args import _shape_args
+from ._args import _is_int, _overloads, _shape_args
 
 
 def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -107,6 +110,89 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     if size == 0:  # PyTorch gives ``chunks`` empty parts
         return SEL.SplitWithSizes.apply(input, axis, [0] * chunks)
     return split(input, -(-size // chunks), dim)
+
+
+_TENSOR_SPLIT = (
+    "(Tensor input, tuple of ints indices, int dim = 0)",
+    "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",
+    "(Tensor input, int sections, int dim = 0)",
+)
+
+
+def tensor_split(
+    input: Tensor,
+    indices_or_sections: int | Sequence[int] | Tensor | None = None,
+    dim: int = 0,
+    **named: Any,
+) -> tuple:
+    """``input`` cut along ``dim`` into ``n`` views of sizes as equal as can be (the first
+    ``size % n`` one longer), or at the ``indices`` given (numpy's ``array_split``). Each part
+    is its own slice (a ``SliceBackward0``, as ``narrow``), not one node with several outputs
+    as ``split``: so a part can be changed in place."""
+    if indices_or_sections is None and len(named) == 1:  # sections=, indices=, tensor_...=
+        indices_or_sections = next(iter(named.values()))
+    how = _split_points(input, indices_or_sections)
+    if input.ndim == 0:
+        raise RuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+        )
+    if isinstance(how, Tensor):
+        how = _tensor_points(how)
+    axis = wrap_dim(dim, input.ndim)
+    size = input._data.shape[axis]
+    if isinstance(how, int):
+        if how <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {how}")
+        small, extra = divmod(size, how)
+        sizes = [small + (i < extra) for i in range(how)]
+        how = [sum(sizes[: i + 1]) for i in range(how - 1)]
+    edges = [0, *how, size]
+    return tuple(SEL.Slice.apply(input, axis, slice(a, b)) for a, b in zip(edges, edges[1:]))
+
+
+def _split_points(input: Any, how: Any) -> Any:
+    """``tensor_split``'s second argument as PyTorch's parser reads it: a number of sections
+    (an int), indices (ints) or a tensor; anything else is its ``TypeError``."""
+    if isinstance(input, Tensor):
+        if isinstance(how, Tensor):
+            return how
+        if _is_int(how):
+            return int(how)
+        if isinstance(how, (list, tuple)) and all(_is_int(i) for i in how):
+            return [int(i) for i in how]
+    raise _overloads("tensor_split", f"{type_name(input)}, {type_name(how)}", _TENSOR_SPLIT)
+
+
+def _tensor_points(how: Tensor) -> int | list[int]:
+    """An int64 tensor: 0-d, a number of sections; 1-d, indices."""
+    data = how._data
+    if data.dtype != np.int64:
+        raise RuntimeError(
+            "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+            f"{LEGACY_NAMES[data.dtype]}"
+        )
+    if data.ndim > 1:
+        raise RuntimeError(
+            "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+            f"one-dimensional tensor, but got a tensor with {data.ndim} dims"
+        )
+    return int(data) if data.ndim == 0 else [int(i) for i in data]
+
+
+def _tensor_split_method(self: Tensor, *args: Any, **named: Any) -> tuple:
+    try:
+        return tensor_split(self, *args, **named)
+    except TypeError as e:  # the method's signatures have no ``input``
+        text = str(e).replace("Tensor input, ", "").replace("got (Tensor, ", "got (")
+        raise TypeError(text) from None
+
+
+#: the Tensor methods made from this module's splits, bound by ``_tensor_methods.py``
+METHODS: dict[str, Any] = {
+    "chunk": chunk,
+    "split": split,
+    "tensor_split": _tensor_split_method,
+}
 
 
 def square(input: Tensor) -> Tensor:

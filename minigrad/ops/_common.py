@@ -65,6 +65,6 @@ def in_grad_dtype(value, grad):
     integer input, or a 0-d one of another dtype, is read as PyTorch's type promotion reads it
     (numpy would make float64 of float32 times an int64 or float64 array). Tensors (under
     ``create_graph``) promote by themselves."""
-    if isinstance(value, np.ndarray) and value.dtype != grad.dtype:
-        return value.astype(grad.dtype)
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype != grad.dtype:
+        return np.asarray(value, grad.dtype)  # (a numpy scalar too: 0-d arithmetic gives one)
     return value

@@ -86,7 +86,7 @@ class Addmm(ArrayFunction):
         try:
             out = small_product(ad, md, bd) if ad.size * md.shape[1] < SMALL else None
             if out is None:  # as forward computes it
-                out = _dot(ad, md) if k != 1 else outer(ad, md)
+                out = _dot(ad, md) if k != 1 else ad * md  # the bias, plus each product
                 out += bd
         finally:
             loud(token)
@@ -159,6 +159,8 @@ class Addmm(ArrayFunction):
             check_expand(np.shape(bias), out.shape, bias_dtype)  # PyTorch's words for it
             raise
         exact = small_product(a, b, bias)  # the bias first, then the products
+        if exact is None and a.shape[1] == 1:
+            exact = np.add(a * b, bias, order="C")  # one product: -0. stays -0.
         return out if exact is None else exact
 
     @staticmethod

@@ -17,7 +17,9 @@ import numpy as np
 from .._dtypes import get_default_dtype, result_dtype
 from ..autograd.function import ArrayFunction
 from ._common import in_grad_dtype
+from ._simd_ties import vectorised
 from .arithmetic import MaskedFill, Neg, Reciprocal
+from .libm_atan2f import atan2f
 from .namespace import namespace
 
 
@@ -29,11 +31,12 @@ def float_result(a, b) -> np.dtype:
 
 
 class Atan2(ArrayFunction):
-    """``atan2(self, other)``, computed in float64 and rounded to the result's dtype once.
-
-    PyTorch's float32 kernel (SLEEF's ``atan2f``, within 1 ulp) and float64 kernel differ from
-    the correctly rounded value in the last bit for a few elements in a hundred; in print
-    (4 digits) that shows for about one value in 100,000.
+    """``atan2(self, other)`` as PyTorch's CPU kernel computes it: the elements of its scalar
+    loop (a tensor of fewer than 16 floats, a strided one, a row's tail) by the C library's
+    ``atan2f`` (``libm_atan2f``), bit for bit; those of its vector loop (SLEEF's ``atan2f``,
+    within an ulp) and float64 ones correctly rounded, which SLEEF's and glibc's are for all
+    but a few elements in a hundred (the last bit; 4 printed digits show it about once in
+    100,000 values).
     """
 
     node_name = "Atan2Backward0"
@@ -44,8 +47,16 @@ class Atan2(ArrayFunction):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         dtype = float_result(a, b)
-        a64, b64 = np.asarray(a, dtype), np.asarray(b, dtype)  # an integer is a float first
-        return np.arctan2(a64.astype(np.float64), b64.astype(np.float64)).astype(dtype)
+        y, x = np.asarray(a, dtype), np.asarray(b, dtype)  # an integer is a float first
+        if dtype == np.float64:
+            return np.arctan2(y, x)  # the C library's atan2, as PyTorch's scalar loop
+        out = atan2f(y, x)
+        vector = vectorised(out.shape, [np.asarray(a), np.asarray(b)], dtype)
+        if vector is not None:  # SLEEF's atan2f there: the correctly rounded value, mostly
+            with np.errstate(all="ignore"):
+                exact = np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(dtype)
+            out = np.where(vector, exact, out)
+        return out.astype(dtype)
 
     @staticmethod
     def backward(ctx, grad):

@@ -178,10 +178,11 @@ def index_key(rest: list, shape: tuple) -> tuple:
     for j, p in enumerate(rest):
         if isinstance(p, np.ndarray) and p.dtype == np.bool_:
             if p.ndim:  # x[True] (0-d) adds a dimension of size 1
-                if p.shape != shape[d : d + p.ndim]:
+                if p.shape != shape[d : d + p.ndim]:  # named by the first dim that differs
+                    k = next(k for k, n in enumerate(p.shape) if n != shape[d + k])
                     raise IndexError(
-                        f"The shape of the mask {list(p.shape)} at index {d} does not match the "
-                        f"shape of the indexed tensor {list(shape)} at index {d}"
+                        f"The shape of the mask {list(p.shape)} at index {k} does not match the "
+                        f"shape of the indexed tensor {list(shape)} at index {d + k}"
                     )
                 arrays.extend(np.nonzero(p))
             d += p.ndim

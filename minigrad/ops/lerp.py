@@ -102,8 +102,16 @@ class LerpTensor(ArrayFunction):
     def backward(ctx, grad):
         """``1 - weight`` is PyTorch's ``SubBackward0`` with the 1 as an input without edge."""
         a, b, w = ctx.saved_tensors
-        one_minus = None if ctx._next[0] is None else Sub.call(namespace(grad).wrapped(1, w), w)
+        one_minus = None if ctx._next[0] is None else Sub.call(_one_like(w, grad), w)
         grad_a = None if one_minus is None else grad * in_grad_dtype(one_minus, grad)
         grad_b = None if ctx._next[1] is None else grad * in_grad_dtype(w, grad)
         grad_w = None if ctx._next[2] is None else grad * in_grad_dtype(b - a, grad)
         return grad_a, grad_b, grad_w
+
+
+def _one_like(w, grad):
+    """PyTorch's ``1 - weight`` fills a tensor like ``weight`` with 1 first: of its dtype (a
+    bool weight's gradient is refused as two bool tensors subtracted), a constant."""
+    if isinstance(w, np.ndarray):
+        return np.ones((), w.dtype)
+    return namespace(grad).wrapped(1, w)

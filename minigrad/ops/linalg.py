@@ -60,6 +60,8 @@ def small_product(a: np.ndarray, b: np.ndarray, start=None) -> np.ndarray | None
     m = b.shape[1]
     if a.dtype not in BLAS_FLOATS or a.dtype != b.dtype:  # float16: PyTorch's own loops
         return None
+    if k == 1 and start is not None:  # addmm: the bias plus the one product (-0. stays -0.)
+        return start + a * b
     if b.flags.c_contiguous and 1 < k < 8 and m > 1:
         from_bias = True
     elif b.flags.f_contiguous and _products_in_order(n, k, m):  # W.t(): products, then bias

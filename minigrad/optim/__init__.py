@@ -1,7 +1,13 @@
-"""``minigrad.optim``: optimizers that update a model's parameters, as ``torch.optim``."""
+"""``minigrad.optim``: optimizers that update a model's parameters, as ``torch.optim``.
 
+``lr_scheduler`` changes their learning rate as training goes on.
+"""
+
+from .adagrad import Adagrad
 from .adam import Adam
+from .adamw import AdamW
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]

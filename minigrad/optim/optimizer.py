@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from .._dtypes import get_default_dtype
 from ..autograd.grad_mode import enable_grad
 from ..tensor import Tensor, new_tensor
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "required", "check_non_negative", "new_step_counter"]
 
 
 class _Required:
@@ -33,6 +34,20 @@ class _Required:
 
 
 required = _Required()
+
+
+def check_non_negative(*settings: tuple[str, float]) -> None:
+    """PyTorch's ``ValueError("Invalid learning rate: -1")`` for the first negative setting,
+    checked in the order given (each optimizer's own order, as PyTorch checks them)."""
+    for what, value in settings:
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {what}: {value}")
+
+
+def new_step_counter() -> Tensor:
+    """A parameter's ``state["step"]``: a 0-d float tensor (float32, or float64 when that is
+    the default dtype), as PyTorch's ``_get_scalar_dtype`` makes it."""
+    return new_tensor(np.zeros((), get_default_dtype().numpy))
 
 
 def _typename(obj: Any) -> str:
@@ -133,6 +148,28 @@ class Optimizer:
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         raise NotImplementedError
+
+    @staticmethod
+    def _no_graph_options(**options: bool) -> None:
+        """minigrad's optimizers update arrays in place: no graph through the step itself."""
+        if any(options.values()):
+            names = " or ".join(f"{name}=True" for name in options)
+            raise NotImplementedError(f"minigrad's optimizers do not support {names}")
+
+    @staticmethod
+    def _count_step(state: dict[str, Any]) -> None:
+        """``state["step"] += 1``, in place as PyTorch's ``step_t += 1``."""
+        step = state["step"]
+        step._data += 1
+        step._vc[0] += 1
+
+    @staticmethod
+    def _bump_versions(p: Tensor, state: dict[str, Any]) -> None:
+        """Tell autograd that the parameter and its state tensors changed in place."""
+        p._vc[0] += 1
+        for key, value in state.items():
+            if key != "step" and isinstance(value, Tensor):
+                value._vc[0] += 1
 
     def _closure_loss(self, closure: Callable[[], Any] | None) -> Any:
         if closure is None:

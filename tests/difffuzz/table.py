@@ -212,7 +212,9 @@ OPS: tuple[Op, ...] = (
     Op("expand_as", "{x}.expand_as({y})"),
     Op("contiguous", "{x}.contiguous()"),
     Op("clone", "{x}.clone()"),
-    Op("chunk", "{x}.chunk({n}, {dim})"),
+    Op("chunk", "{x}.chunk({n}, {dim})", w=0.5),  # half of it to tensor_split
+    Op("tensor_split", "{x}.tensor_split({n}, {dim})[-1]", w=0.25),
+    Op("tensor_split_indices", "T.cat(T.tensor_split({x}, [1, -1], {dim})[::-1], {dim})", w=0.25),
     Op("split", "{x}.split({n}, {dim})"),
     Op("narrow", "{x}.narrow({dim}, 0, 1)"),
     Op("repeat", "{x}.repeat({repeat})"),

@@ -404,4 +404,41 @@ MATH_OPS: dict[str, str] = {
     "tensor_split_method_float_indices": """
         T.arange(7.).tensor_split([1.5])
     """,
+    # -- erf, erfc, erfinv ----------------------------------------------------------------------
+    "erf_family_graph_and_grads": """
+        x = T.tensor([0.5, -1., 0., 2., -0.], requires_grad=True)
+        for fn in ("erf", "erfc", "erfinv"):
+            o = getattr(T, fn)(x)
+            show(o, o.grad_fn._saved_self is x, getattr(x, fn)())
+            graph(o)
+            g, = T.autograd.grad(o.sum(), x, create_graph=True)
+            show(g)
+            graph(g)
+            show(T.autograd.grad(g.sum(), x))
+    """,
+    "erf_family_values": """
+        inf, nan = float('inf'), float('nan')
+        show(T.erf(T.tensor([-30., 30., 1e-30, inf, -inf, nan, 0.3, -0.])))
+        show(T.erfc(T.tensor([-30., 30., 10., inf, -inf, nan, 0.3, -0.])))
+        show(T.erfinv(T.tensor([1., -1., 1.5, 0.999, nan, -0., 0., 0.7, -0.71])))
+        show(T.erf(T.tensor([1, 2])), T.erf(T.tensor([True])))
+        show(T.erfc(T.tensor([0.5], dtype=T.float64)), T.erf(T.tensor([0.5], dtype=T.float16)))
+        show(T.erfinv(T.tensor([0.25, -0.9], dtype=T.float64)))
+        show(T.erf(T.linspace(-3, 3, 40)), T.erfinv(T.linspace(-0.99, 0.99, 40)))
+    """,
+    "erf_family_inplace": """
+        a = T.tensor([0.3, -0.2], requires_grad=True) * 1
+        a.erfinv_()
+        show(a, a.grad_fn._saved_self)
+        graph(a)
+        b = T.tensor([0.3, -0.2])
+        b.erf_()
+        show(b, b.erfc_())
+    """,
+    "erf_inplace_integer": """
+        T.tensor([1, 2]).erf_()
+    """,
+    "erf_number": """
+        T.erf(2.)
+    """,
 }

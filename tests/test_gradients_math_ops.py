@@ -108,3 +108,21 @@ def test_tensor_split(data, shape) -> None:
         return minigrad.cat([p * (i + 1) for i, p in enumerate(t.tensor_split(how, dim))], dim)
 
     check_gradients(parts, x)
+
+
+@SETTINGS
+@given(data=st.data(), shape=NONEMPTY)
+def test_erf_family(data, shape) -> None:
+    x = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-2, 2)))
+    u = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-0.9, 0.9)))
+    check_gradients(minigrad.erf, x)
+    check_gradients(lambda t: t.erfc(), x)
+    check_gradients(minigrad.erfinv, u)
+    for f, v in ((minigrad.erf, x), (minigrad.erfc, x), (minigrad.erfinv, u)):
+        assert minigrad.autograd.gradgradcheck(f, (minigrad.tensor(v, requires_grad=True),))
+
+
+def test_erfinv_inverts_erf() -> None:
+    x = np.linspace(-3, 3, 61)
+    back = minigrad.erfinv(minigrad.erf(minigrad.tensor(x))).numpy()
+    np.testing.assert_allclose(back, x, rtol=1e-9, atol=1e-9)

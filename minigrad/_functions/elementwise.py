@@ -1,10 +1,11 @@
-"""``minigrad.floor``, ``reciprocal``, ``log1p``, ``cosh``, ``le``, ... and their Tensor methods.
+"""``minigrad.floor``, ``reciprocal``, ``log1p``, ``erf``, ``le``, ... and their Tensor methods.
 
 The rounding functions (``ops/rounding.py``), the relatives of exp and log
-(``ops/exp_log.py``) and the comparisons as functions (``minigrad.le(x, y)``, which PyTorch
-has beside ``x <= y`` and ``x.le(y)``). ``METHODS`` lists the Tensor methods made from them,
-in-place forms included (``x.floor_()``), and those of ``two_operand.py``;
-``_tensor_methods.py`` adds it to its table.
+(``ops/exp_log.py``), ``erf``, ``erfc`` and ``erfinv`` (``ops/erf.py``) and the comparisons
+as functions (``minigrad.le(x, y)``, which PyTorch has beside ``x <= y`` and ``x.le(y)``).
+``METHODS`` lists the Tensor methods made from them, in-place forms included
+(``x.floor_()``), and those of ``two_operand.py``; ``_tensor_methods.py`` adds it to its
+table.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..ops import arithmetic as A
+from ..ops import erf as ERF
 from ..ops import exp_log as EL
 from ..ops import hyperbolic as H
 from ..ops import rounding as R
@@ -78,6 +80,18 @@ def cosh(input: Tensor) -> Tensor:
     return H.Cosh.apply(input)
 
 
+def erf(input: Tensor) -> Tensor:
+    return ERF.Erf.apply(input)
+
+
+def erfc(input: Tensor) -> Tensor:
+    return ERF.Erfc.apply(input)
+
+
+def erfinv(input: Tensor) -> Tensor:
+    return ERF.Erfinv.apply(input)
+
+
 def _comparison(ufunc, name: str):
     """``minigrad.le(input, other)``: the method ``input.le(other)``, as a function."""
     method = _compare(ufunc)
@@ -133,6 +147,9 @@ FUNCTIONS: dict[str, Any] = {
     "exp2": exp2,
     "sinh": sinh,
     "cosh": cosh,
+    "erf": erf,
+    "erfc": erfc,
+    "erfinv": erfinv,
 }
 
 _INPLACE = {
@@ -150,6 +167,9 @@ _INPLACE = {
     "exp2_": EL.Exp2,
     "sinh_": H.Sinh,
     "cosh_": H.Cosh,
+    "erf_": ERF.Erf,
+    "erfc_": ERF.Erfc,
+    "erfinv_": ERF.Erfinv,
 }
 
 METHODS: dict[str, Any] = {

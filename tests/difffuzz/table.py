@@ -79,7 +79,10 @@ OPS: tuple[Op, ...] = (
     Op("sqrt", "{x}.sqrt()"),
     Op("abs", "{x}.abs()"),
     Op("abs_fn", "abs({x})"),
-    Op("sin", "{x}.sin()"),
+    Op("sin", "{x}.sin()", w=0.5),  # half of it to erf, erfc and erfinv
+    Op("erf", "T.erf({x})", w=0.25),
+    Op("erfc", "{x}.erfc()", w=0.125),
+    Op("erfinv", "T.erfinv({x}.tanh())", w=0.125),
     Op("cos", "T.cos({x})", w=0.5),  # half of it to atan2
     Op("atan2", "T.atan2({x}, {y})", w=0.25),
     Op("arctan2_method", "{x}.arctan2({y})", w=0.125),

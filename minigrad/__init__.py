@@ -14,7 +14,7 @@ and fails the same way. The layers, bottom to top:
   their batches, safe save/load.
 """
 
-from . import _tensor_methods, accelerator, autograd, cuda, linalg, nn, optim, utils
+from . import _out, _tensor_methods, accelerator, autograd, cuda, linalg, nn, optim, utils
 from ._dtypes import (
     Size,
     bool,
@@ -187,5 +187,7 @@ subtract = sub
 divide = div
 true_divide = div
 negative = neg
+
+_out.install(globals())  # torch.mul(a, b, out=c): the functional forms take out= (_out.py)
 
 __version__ = "0.1.0"

@@ -1856,3 +1856,7 @@ SNIPPETS.update(NN_EMBED)
 from parity_math_ops import MATH_OPS  # noqa: E402 - outer, atan2, fmod, lerp, tensor_split, erf
 
 SNIPPETS.update(MATH_OPS)
+
+from parity_out_argument import OUT_ARGUMENT  # noqa: E402 - out= of the functional forms
+
+SNIPPETS.update(OUT_ARGUMENT)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from .._dtypes import bool as bool_
 from ..ops import cumprod as CP
 from ..ops import scans as SC
 from ..tensor import Tensor
@@ -31,8 +32,8 @@ def prod(
     if dtype is not None:
         input = input.to(dtype)
     if dim is None:
-        return SC.Prod.apply(input)
-    return SC.ProdDim.apply(input, _dims_arg("prod", dim), keepdim)
+        return _kept_in(dtype, SC.Prod.apply(input))
+    return _kept_in(dtype, SC.ProdDim.apply(input, _dims_arg("prod", dim), keepdim))
 
 
 def cumsum(input: Tensor, dim: int | None = None, *, dtype=None, axis=None) -> Tensor:
@@ -43,7 +44,7 @@ def cumsum(input: Tensor, dim: int | None = None, *, dtype=None, axis=None) -> T
         raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
     if dtype is not None:
         input = input.to(dtype)
-    return SC.Cumsum.apply(input, dim)
+    return _kept_in(dtype, SC.Cumsum.apply(input, dim), "cumsum")
 
 
 def cumprod(input: Tensor, dim: int | None = None, *, dtype=None, axis=None) -> Tensor:
@@ -54,7 +55,18 @@ def cumprod(input: Tensor, dim: int | None = None, *, dtype=None, axis=None) -> 
         raise TypeError('cumprod() missing 1 required positional arguments: "dim"')
     if dtype is not None:
         input = input.to(dtype)
-    return CP.Cumprod.apply(input, dim)
+    return _kept_in(dtype, CP.Cumprod.apply(input, dim), "cumprod")
+
+
+def _kept_in(dtype, result: Tensor, scan: str | None = None) -> Tensor:
+    """An integer or bool ``dtype=`` is the result's (the ops widen integers to int64 when no
+    dtype is asked for); a running sum or product has no bool kernel in PyTorch. Integers
+    need no graph, and their sums and products wrap the same in any width."""
+    if dtype is None or result.dtype == dtype:
+        return result
+    if scan is not None and dtype == bool_:
+        raise NotImplementedError(f"\"{scan}_out_cpu\" not implemented for 'Bool'")
+    return result.to(dtype)
 
 
 def _all_dims(dim):

@@ -74,7 +74,9 @@ OPS: tuple[Op, ...] = (
     Op("isnan_isinf", "T.isnan({x}) | {x}.isinf() | ~T.isfinite({x})", w=0.5),  # split
     # -- elementwise functions ------------------------------------------------------------------
     Op("exp", "{x}.exp()", w=2),
-    Op("exp_fn", "T.exp({x})"),
+    Op("exp_fn", "T.exp({x})", w=0.5),  # half of it to out= (minigrad/_out.py)
+    Op("exp_out", "T.exp({x}, out=T.empty(0, dtype={dtype}))", w=0.25),
+    Op("mul_out", "T.mul({x}, {y}, out=T.zeros(2, dtype={dtype}))", w=0.25),
     Op("log", "{x}.log()", w=2),
     Op("sqrt", "{x}.sqrt()"),
     Op("abs", "{x}.abs()"),
@@ -177,7 +179,8 @@ OPS: tuple[Op, ...] = (
     Op("any_dim", "{x}.any({dim})"),
     # -- matrix products at every rank ----------------------------------------------------------
     Op("matmul", "{x} @ {mm}", w=4),
-    Op("matmul_fn", "T.matmul({x}, {mm})", w=2),
+    Op("matmul_fn", "T.matmul({x}, {mm})", w=1.75),
+    Op("matmul_out", "T.matmul({x}, {mm}, out=T.empty(0, dtype={dtype}))", w=0.25),
     Op("mm", "T.mm({x}, {mm})"),
     Op("mv", "{x}.mv({vec})"),
     Op("dot", "T.dot({x}, {vec})", w=0.5),  # half of it to outer

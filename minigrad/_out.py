@@ -1,0 +1,200 @@
+"""``out=``: the functional forms write their result into a tensor the caller gives.
+
+``torch.matmul(a, b, out=c)`` and ``torch.mul(a, b, out=c)`` are in PyTorch's first tutorial.
+PyTorch's functions with ``out=`` compute the result, check that ``out`` can hold its dtype
+(each family of ops has its own rule and its own words for it), resize ``out`` when its shape
+differs (warning when it had elements), write, and return ``out``, whose version goes up by one.
+They record no graph: with grad mode on, an argument (or ``out``) that requires grad is refused.
+
+``install`` wraps the functions of minigrad's namespace named in ``RULES``; the others take no
+``out=`` (as ``relu``, ``isnan`` in PyTorch). The Tensor methods are not wrapped: PyTorch's
+methods take no ``out=`` either.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._dtypes import C_NAMES, LEGACY_NAMES
+from .autograd import grad_mode
+from .tensor import Tensor
+
+_L, _C = LEGACY_NAMES, C_NAMES
+
+
+def _can_cast(res: np.dtype, out: np.dtype) -> bool:
+    """PyTorch's ``canCast``: no float into integers or bool, no number into bool."""
+    return not (res.kind == "f" and out.kind in "iub") and not (res.kind != "b" and out.kind == "b")
+
+
+def _cast(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    if not _can_cast(res, out):
+        return RuntimeError(
+            f"result type {_L[res]} can't be cast to the desired output type {_L[out]}"
+        )
+    return None
+
+
+def _same(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    return None if res == out else RuntimeError(f"Found dtype {_L[out]} but expected {_L[res]}")
+
+
+def _exact(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    if res == out:
+        return None
+    return RuntimeError(f"Expected out tensor to have dtype {_C[res]}, but got {_C[out]} instead")
+
+
+def _dot(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    if res == out:
+        return None
+    return RuntimeError(f"result dtype {_L[out]} does not match input dtype {_L[res]}")
+
+
+def _where(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    return (
+        None if res == out else RuntimeError(f"Expected out type to be {_L[res]} but got {_L[out]}")
+    )
+
+
+def _reduced(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    if res == out:
+        return None
+    return RuntimeError(
+        f"Expected the dtype for input and out to match, but got {_L[res]} for input's dtype and "
+        f"{_L[out]} for out's dtype."
+    )
+
+
+def _joined(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    if _can_cast(res, out):
+        return None
+    return TypeError(
+        f"minigrad.cat(): input types can't be cast to the desired output type {_L[out]}"
+    )
+
+
+def _floating(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    if out.kind == "f":
+        return None
+    return RuntimeError(
+        f"{name}(): Expected floating point type for result tensor, but got: {_L[out]}"
+    )
+
+
+def _any(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    return None
+
+
+_IN_OUT_DTYPE = "the op computes in out's dtype"  # sum, prod, cumsum: ``dtype=out.dtype``
+
+RULES: dict[str, Callable | str] = {
+    **dict.fromkeys(
+        "add sub mul div pow maximum minimum remainder floor_divide fmod atan2 outer exp log "
+        "ger sin cos tanh sigmoid sqrt square reciprocal rsqrt log1p expm1 log2 log10 exp2 sinh "
+        "cosh mean std var multiply subtract divide true_divide".split(),
+        _cast,
+    ),
+    **dict.fromkeys("eq ne lt le gt ge".split(), _any),
+    **dict.fromkeys(
+        "abs neg negative ceil floor trunc round frac sgn sign clamp clip clamp_min "
+        "clamp_max".split(),
+        _same,
+    ),
+    **dict.fromkeys(
+        "matmul mm bmm mv addmm tril triu gather softmax log_softmax argmax argmin".split(), _exact
+    ),
+    **dict.fromkeys("cat concat stack".split(), _joined),
+    **dict.fromkeys("sum prod cumsum cumprod".split(), _IN_OUT_DTYPE),
+    **dict.fromkeys("amax amin".split(), _reduced),
+    "dot": _dot,
+    "where": _where,
+    "logsumexp": _floating,
+}
+
+# PyTorch names an alias's own op in its refusal (``torch.multiply`` says ``mul()``); it does not
+# refuse ops with no derivative, nor softmax's, log_softmax's and floor_divide's out= (it records
+# a NotImplemented node on ``out`` instead: minigrad writes ``out`` with no graph); composite ops
+# make their own checks (``matmul``'s dims, ``outer``'s) before the op they call refuses.
+_NAMED_AS = {
+    "multiply": "mul",
+    "subtract": "sub",
+    "divide": "div",
+    "true_divide": "div",
+    "negative": "neg",
+    "clip": "clamp",
+    "concat": "cat",
+    "outer": "mul",
+    "ger": "mul",
+}
+_NOT_REFUSED = set("eq ne lt le gt ge argmax argmin softmax log_softmax floor_divide".split())
+_COMPOSITE = {"matmul", "outer", "ger"}
+
+_RESIZED = (
+    "An output with one or more elements was resized since it had shape {old}, which does not "
+    "match the required output shape {new}. This behavior is deprecated, and in a future "
+    "PyTorch release outputs will not be resized unless they have zero elements. You can "
+    "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+    "t.resize_(0)."
+)
+
+
+def _tensors(args: tuple, kwargs: dict):
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, Tensor):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from (t for t in a if isinstance(t, Tensor))
+
+
+def _refuse_grad(name: str, args: tuple, kwargs: dict, out: Tensor) -> None:
+    if name in _NOT_REFUSED or not grad_mode.state.enabled:
+        return
+    if out.requires_grad or any(t.requires_grad for t in _tensors(args, kwargs)):
+        raise RuntimeError(
+            f"{_NAMED_AS.get(name, name)}(): functions with out=... arguments don't support "
+            "automatic differentiation, but one of the arguments requires grad."
+        )
+
+
+def with_out(fn: Callable, name: str, rule: Callable | str) -> Callable:
+    """``fn`` taking ``out=`` as PyTorch's function of that name does."""
+
+    @functools.wraps(fn)
+    def function(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        if name not in _COMPOSITE:
+            _refuse_grad(name, args, kwargs, out)
+        with grad_mode.no_grad():
+            result = fn(*args, **kwargs, **({"dtype": out.dtype} if rule is _IN_OUT_DTYPE else {}))
+        if name in _COMPOSITE:
+            _refuse_grad(name, args, kwargs, out)
+        if rule is not _IN_OUT_DTYPE and (error := rule(name, result._data.dtype, out._data.dtype)):
+            raise error
+        with grad_mode.no_grad():
+            if out._data.shape != result._data.shape:
+                if out._data.size:
+                    message = _RESIZED.format(
+                        old=list(out._data.shape), new=list(result._data.shape)
+                    )
+                    warnings.warn(message, UserWarning, stacklevel=2)
+                out._data = np.empty(result._data.shape, out._data.dtype)
+            out.copy_(result)
+        return out
+
+    return function
+
+
+def install(namespace: dict) -> None:
+    """Give the functions of ``namespace`` named in ``RULES`` their ``out=``."""
+    for name, rule in RULES.items():
+        if name in namespace:
+            namespace[name] = with_out(namespace[name], name, rule)

@@ -301,8 +301,10 @@ NN_EMBED.update(
             show(F.normalize(T.tensor([[1., 2.]]), p=0, dim=1), F.normalize(T.ones(1, 2), p=-1))
             show(T.zeros(0, 2).norm(2, 1, keepdim=True), T.zeros(2, 0, 3).norm(2, (0, 2)))
             a, b = T.zeros(0, 0, 2), T.zeros(2, 0, 3).permute(1, 2, 0)
-            show(T.linalg.vector_norm(a, 2, dim=-1, keepdim=True), b.norm(2, 2), b.norm(0.5, (0, 1)))
-            show(T.linalg.vector_norm(a, 3, dim=(0, 2)), T.nn.functional.cosine_similarity(a, a, -1))
+            show(T.linalg.vector_norm(a, 2, dim=-1, keepdim=True), b.norm(2, 2))
+            show(b.norm(0.5, (0, 1)))
+            show(T.linalg.vector_norm(a, 3, dim=(0, 2)))
+            show(T.nn.functional.cosine_similarity(a, a, -1))
         """,
         "vector_norm_of_a_scalar_with_a_dim": """
             x = T.tensor(0.87857985496521)

@@ -3,6 +3,7 @@
 ``lr_scheduler`` changes their learning rate as training goes on.
 """
 
+from . import lr_scheduler
 from .adagrad import Adagrad
 from .adam import Adam
 from .adamw import AdamW
@@ -10,4 +11,4 @@ from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]

@@ -7,7 +7,8 @@ self)`` once, a fused multiply-add, and ``addcdiv`` as ``self + (value * t1) / t
 does not fuse). numpy would round twice and drift from PyTorch in the last bit after a few
 steps; these helpers write the once-rounded value into ``out``'s memory, as the ``_`` of
 PyTorch's names says. The scalar (``value``, ``alpha``) is taken in the tensor's dtype, as
-PyTorch's kernels see it.
+PyTorch's kernels see it. One step is not PyTorch's to the bit: its float32 ``sqrt`` is Intel
+MKL's, which rounds about one input in six the other way (``sqrt`` below).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 from ..ops._fma import fma
 from ..ops.lerp import _lerp
 
-__all__ = ["add_", "addcdiv_", "addcmul_", "lerp_"]
+__all__ = ["add_", "addcdiv_", "addcmul_", "lerp_", "sqrt"]
 
 
 def _scalar(value: float, like: np.ndarray) -> np.ndarray:
@@ -46,3 +47,11 @@ def lerp_(out: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
     """``out += weight * (end - out)``, PyTorch's two halves of the weight (``ops/lerp.py``)."""
     out[...] = _lerp(out, end, weight, out.dtype, (out, end))
     return out
+
+
+def sqrt(a: np.ndarray) -> np.ndarray:
+    """A new array of square roots, correctly rounded. PyTorch takes float32 ``sqrt`` from
+    MKL's VML, closed source and not correctly rounded (tests/difffuzz/FINDINGS.md): there its
+    value is one ulp away, and a trajectory drifts by that much. The tests swap this function
+    for PyTorch's to check that every other step is PyTorch's to the bit."""
+    return np.sqrt(a)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import new_tensor
-from ._kernels import add_, addcdiv_, addcmul_
+from ._kernels import add_, addcdiv_, addcmul_, sqrt
 from .optimizer import Optimizer, check_non_negative, new_step_counter
 
 __all__ = ["Adagrad"]
@@ -84,7 +84,7 @@ class Adagrad(Optimizer):
                     g = add_(np.array(g, copy=True), data, decay)
                 clr = lr / (1 + (step - 1) * group["lr_decay"])
                 state_sum = addcmul_(state["sum"]._data, g, g, 1)
-                std = np.sqrt(state_sum)
+                std = sqrt(state_sum)
                 std += np.asarray(eps, std.dtype)
                 addcdiv_(data, g, std, -clr)
                 self._bump_versions(p, state)

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import get_default_dtype
 from ..tensor import new_tensor
-from .optimizer import Optimizer
+from ._kernels import add_, addcdiv_, addcmul_, lerp_, sqrt
+from .optimizer import Optimizer, new_step_counter
 
 __all__ = ["Adam"]
 
@@ -82,7 +82,7 @@ class Adam(Optimizer):
                     g = -g
                 state = self.state[p]
                 if not state:
-                    state["step"] = new_tensor(np.zeros((), get_default_dtype().numpy))
+                    state["step"] = new_step_counter()
                     state["exp_avg"] = new_tensor(np.zeros_like(data))
                     state["exp_avg_sq"] = new_tensor(np.zeros_like(data))
                     if amsgrad:
@@ -94,23 +94,23 @@ class Adam(Optimizer):
                     if decoupled:
                         data *= 1 - lr * decay
                     else:
-                        g = g + decay * data
+                        g = add_(np.array(g, copy=True), data, decay)
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-                m += (1 - beta1) * (g - m)  # exp_avg.lerp_(grad, 1 - beta1)
+                lerp_(m, g, 1 - beta1)
                 v *= beta2
-                v += (1 - beta2) * g * g
+                addcmul_(v, g, g, 1 - beta2)
                 step = float(step_t._data)
                 step_size = lr / (1 - beta1**step)
                 bias_correction2_sqrt = (1 - beta2**step) ** 0.5
                 if amsgrad:
                     top = state["max_exp_avg_sq"]._data
                     np.maximum(top, v, out=top)
-                    denom = np.sqrt(top)
+                    denom = sqrt(top)
                 else:
-                    denom = np.sqrt(v)
+                    denom = sqrt(v)
                 denom /= bias_correction2_sqrt
-                denom += eps
-                data += -step_size * (m / denom)
+                denom += np.asarray(eps, denom.dtype)
+                addcdiv_(data, m, denom, -step_size)
                 p._vc[0] += 1
                 state["exp_avg"]._vc[0] += 1
                 state["exp_avg_sq"]._vc[0] += 1

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import new_tensor
-from ._kernels import add_, addcdiv_, addcmul_, lerp_
+from ._kernels import add_, addcdiv_, addcmul_, lerp_, sqrt
 from .optimizer import Optimizer, check_non_negative, new_step_counter
 
 __all__ = ["RMSprop"]
@@ -92,9 +92,9 @@ class RMSprop(Optimizer):
                 addcmul_(square_avg, g, g, 1 - alpha)
                 if group["centered"]:
                     grad_avg = lerp_(state["grad_avg"]._data, g, 1 - alpha)
-                    avg = np.sqrt(addcmul_(square_avg.copy(), grad_avg, grad_avg, -1))
+                    avg = sqrt(addcmul_(square_avg.copy(), grad_avg, grad_avg, -1))
                 else:
-                    avg = np.sqrt(square_avg)
+                    avg = sqrt(square_avg)
                 avg += np.asarray(eps, avg.dtype)
                 if momentum > 0:
                     buf = state["momentum_buffer"]._data

@@ -100,6 +100,8 @@ def _by_operand(tensor_op, number_op):
             other = _operand(other)
             if other is None:
                 return NotImplemented
+        if tensor_op is IDIV.Remainder:
+            IDIV.check_inplace_cast(self, other)  # before the division by zero, as PyTorch
         out = IP.apply_inplace(tensor_op if type(other) is Tensor else number_op, self, other)
         if out._grad_fn is not None and issubclass(number_op, IDIV.FloorDivide):
             out._grad_fn._aten_name = "floor_divide_"  # its backward's error names it

@@ -102,6 +102,20 @@ MATH_OPS: dict[str, str] = {
         x = T.tensor([1.5, -2.], requires_grad=True)
         T.autograd.grad(T.atan2(T.tensor([True, False]), x).sum(), x)
     """,
+    "atan2_0d_operands": """
+        x = T.tensor([[1.5, -2.]], requires_grad=True)
+        show(T.autograd.grad(T.atan2(T.tensor(3), x).sum(), x))
+        show(T.autograd.grad(T.atan2(x, T.tensor(True)).sum(), x))
+        y = T.tensor(2., dtype=T.float64, requires_grad=True)
+        o = T.atan2(x, y)
+        show(o, o.grad_fn._saved_other is y, T.autograd.grad(o.sum(), [x, y]))
+        show(T.atan2(T.tensor([1, 2]), T.tensor(3., dtype=T.float64)))
+        show(T.atan2(T.tensor(1), T.tensor(3)))
+    """,
+    "atan2_0d_bool_self_gradient": """
+        x = T.tensor([[1.5, -2.]], requires_grad=True)
+        T.autograd.grad(T.atan2(T.tensor(True), x).sum(), x)
+    """,
     "atan2_inplace": """
         a = T.tensor([1., -2.], requires_grad=True)
         b = a * 1
@@ -188,6 +202,13 @@ MATH_OPS: dict[str, str] = {
         d = T.tensor([5, -7])
         d.fmod_(T.tensor(3))
         show(d, T.tensor([5., 3.]).fmod_(T.tensor([2, 2])))
+    """,
+    "fmod_inplace_bool_by_integer_zeros": """
+        T.tensor([True, False]).fmod_(T.tensor([0, 1]))
+    """,
+    "remainder_inplace_bool_by_integer_zero": """
+        b = T.tensor([True, False])
+        b %= 0
     """,
     "fmod_integer_by_zero": """
         T.fmod(T.tensor([5, -5]), T.tensor([3, 0]))

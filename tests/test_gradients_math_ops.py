@@ -73,7 +73,9 @@ def test_fmod(data, shapes) -> None:
     quotient = np.abs(np.divide(*np.broadcast_arrays(a, b))) % 1
     assume(np.all((quotient > 1e-2) & (quotient < 1 - 1e-2)))  # away from the jumps
     check_gradients(minigrad.fmod, a, b)
-    check_gradients(lambda t: t.fmod(-1.5), a)
+    by_number = np.abs(a / 1.5) % 1
+    if np.all((by_number > 1e-2) & (by_number < 1 - 1e-2)):  # away from its jumps too
+        check_gradients(lambda t: t.fmod(-1.5), a)
     ta = minigrad.tensor(a, requires_grad=True)
     tb = minigrad.tensor(b, requires_grad=True)
     assert minigrad.autograd.gradgradcheck(minigrad.fmod, (ta, tb))

@@ -115,11 +115,12 @@ def _fmod_method(self: Tensor, other: Tensor | float) -> Tensor:
 
 
 def _fmod_(self: Tensor, other: Tensor | float) -> Tensor:
-    if isinstance(other, Tensor):
-        return apply_inplace(IDIV.Fmod, self, other)
-    number = _operand(other)
+    number = other if isinstance(other, Tensor) else _operand(other)
     if number is None:
         raise _method_overloads("fmod_", (other,), ("Tensor", "Number"))
+    IDIV.check_inplace_cast(self, number)
+    if isinstance(number, Tensor):
+        return apply_inplace(IDIV.Fmod, self, number)
     return apply_inplace(IDIV.FmodScalar, self, number)
 
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtypes import get_default_dtype, result_dtype
+from ..autograd.array_apply import _apply_arrays
 from ..autograd.function import ArrayFunction
-from ._common import in_grad_dtype
+from ._common import broadcast_shapes, in_grad_dtype
 from ._simd_ties import vectorised
 from .arithmetic import MaskedFill, Neg, Reciprocal
 from .libm_atan2f import atan2f
@@ -42,9 +43,13 @@ class Atan2(ArrayFunction):
     node_name = "Atan2Backward0"
     broadcasts = True
     saved_names = ("self", "other")
+    # the general apply: a 0-d input is saved as given (the binary short path would save it
+    # promoted: -self of a 0-d bool must still be refused in backward); forward promotes
+    apply = classmethod(_apply_arrays)
 
     @staticmethod
     def forward(ctx, a, b):
+        broadcast_shapes(np.shape(a), np.shape(b))  # PyTorch's error for sizes that differ
         ctx.save_for_backward(a, b)
         dtype = float_result(a, b)
         y, x = np.asarray(a, dtype), np.asarray(b, dtype)  # an integer is a float first

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtypes import get_default_dtype
+from .._dtypes import LEGACY_NAMES, get_default_dtype, result_dtype
 from .._shapes import broadcast_shapes
 from ..autograd.function import ArrayFunction, _apply_binary
 from .arithmetic import _is_bool
@@ -50,6 +50,36 @@ def _fmod(a, b):
         a = np.asarray(a, get_default_dtype().numpy)
     a, b = _in_float_dtype(a, b)
     return fmod_as_pytorch(a, b, [a, b])  # nan where PyTorch's vector loop overflows
+
+
+def check_inplace_cast(t, other) -> None:
+    """``t %= other``, ``t.fmod_(other)``: PyTorch checks that the result's dtype can be written
+    into ``t`` before it divides (a bool ``t`` by integer zeros: the cast error, not the
+    division by zero), once the shapes fit (their error comes first)."""
+    data = t._data
+    if isinstance(other, (bool, int, float)):
+        kind = {bool: "b", int: "i", float: "f"}[type(other)]
+        if kind == "b" or "biuf".index(kind) <= "biuf".index(data.dtype.kind):
+            return
+        src = np.dtype(np.int64) if kind == "i" else get_default_dtype().numpy
+    else:
+        shape = other._data.shape
+        if not _fits(data.shape, shape) or np.broadcast_shapes(data.shape, shape) != data.shape:
+            return  # the shape error is PyTorch's first
+        src = result_dtype(data, other._data)
+    if src != data.dtype and not np.can_cast(src, data.dtype, "same_kind"):
+        raise RuntimeError(
+            f"result type {LEGACY_NAMES[src]} can't be cast to the desired output type "
+            f"{LEGACY_NAMES[data.dtype]}"
+        )
+
+
+def _fits(shape: tuple, other: tuple) -> bool:
+    try:
+        np.broadcast_shapes(shape, other)
+    except ValueError:
+        return False
+    return True
 
 
 def _no_bool_division(a, b, kernel: str) -> None:

@@ -1833,4 +1833,15 @@ FUZZ_FINDINGS: dict[str, str] = {
             except IndexError as e:
                 show(str(e))
     """,
+    # seed 5, 5019046: binary_cross_entropy's double backward makes p + eps and 1 - p + eps
+    # once in each formula (the input's and the gradient's), not once for both
+    "binary_cross_entropy_third_order_graph": """
+        a = T.tensor([1.6288, 0.2], dtype=T.float64, requires_grad=True)
+        t = T.tensor([0.3, 0.7], dtype=T.float64)
+        loss = T.nn.BCELoss()(a.sigmoid(), t)
+        (g,) = T.autograd.grad(2 ** loss, a, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), a, create_graph=True)
+        show(h)
+        graph(h)
+    """,
 }

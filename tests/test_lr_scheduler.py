@@ -12,7 +12,7 @@ from test_nn_parity import outcome
 
 import minigrad as mg
 from minigrad.optim import SGD, Adam
-from minigrad.optim.lr_scheduler import CosineAnnealingLR, LambdaLR, StepLR
+from minigrad.optim.lr_scheduler import CosineAnnealingLR, LambdaLR, MultiStepLR, StepLR
 
 
 def same_outcome(fn, torch) -> None:
@@ -142,3 +142,22 @@ def test_scheduler_step_before_optimizer_step_warns_once():
         warnings.simplefilter("error")
         scheduler.step()
         opt.step()
+
+
+def test_a_checkpoint_file_keeps_a_multistep_schedule(tmp_path):
+    def fresh():
+        opt = SGD([mg.nn.Parameter(mg.ones(1))], lr=1.0)
+        return opt, MultiStepLR(opt, [2, 4, 4])
+
+    opt, scheduler = fresh()
+    for _ in range(3):
+        opt.step()
+        scheduler.step()
+    mg.save({"scheduler": scheduler.state_dict()}, tmp_path / "ckpt.safetensors")
+    opt2, scheduler2 = fresh()
+    scheduler2.load_state_dict(mg.load(tmp_path / "ckpt.safetensors")["scheduler"])
+    assert scheduler2.milestones == scheduler.milestones
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the deprecated step(epoch), its closed form
+        scheduler2.step(5)
+    assert scheduler2.get_last_lr() == pytest.approx([1e-3])

@@ -91,15 +91,15 @@ class BinaryCrossEntropyBackward(ArrayFunction):
         need_grad, need_input, need_target = ctx.needs_input_grad
         w, r, eps = ctx.weight, ctx.reduction, 1e-12
         out_grad = out_input = out_target = None
-        if need_input or need_grad:  # p + eps and 1 - p + eps
+        if need_input:  # each formula makes its own p + eps and 1 - p + eps, as PyTorch's
             near_p, near_q = AddScalar.call(input, eps), AddScalar.call(one - input, eps)
-        if need_input:
             top = input * input - MulScalar.call(input, 2) * target + target
             out_input = _weigh(top / (near_p**2 * near_q**2) * (gg * grad), w, r, gg)
         if need_target:
             denom = xp.clamp_min_values((one - input) * input, eps)
             out_target = _weigh(_weigh(-gg * grad, w, "sum", gg) / denom, None, r, gg)
         if need_grad:
+            near_p, near_q = AddScalar.call(input, eps), AddScalar.call(one - input, eps)
             out_grad = _weigh((input - target) / (near_p * near_q) * gg, w, r, gg)
         return out_grad, out_input, out_target
 

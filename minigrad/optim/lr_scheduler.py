@@ -248,6 +248,12 @@ class MultiStepLR(LRScheduler):
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """As the base's; milestones saved by ``minigrad.save`` come back a plain dict (the
+        file holds no Python classes), made a ``Counter`` again here."""
+        super().load_state_dict(state_dict)
+        self.milestones = Counter(self.milestones)
+
     def get_lr(self) -> list[Any]:
         self._warn_outside_step()
         if self.last_epoch not in self.milestones:

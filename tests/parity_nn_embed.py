@@ -284,3 +284,143 @@ NN_EMBED.update(
         """,
     }
 )
+
+NN_EMBED.update(
+    {
+        "normalize_values_graph_and_gradient": """
+            F = T.nn.functional
+            x = T.tensor([[3., 4.], [0., 0.], [1., -2.]], requires_grad=True)
+            y = F.normalize(x)
+            show(y, F.normalize(x, dim=0), F.normalize(x, p=1, dim=-1))
+            show(F.normalize(x, p=float('inf'), dim=1, eps=0.5), F.normalize(x, 0.5, (0, 1)))
+            graph(y)
+            (y * T.tensor([[1., 2.], [3., 4.], [5., 6.]])).sum().backward()
+            show(x.grad)
+            show(F.normalize(T.tensor([3., 4.]), dim=0), F.normalize(T.tensor(3.), dim=0))
+            show(F.normalize(T.tensor([[1., 2.]]).double(), dim=1), F.normalize(T.zeros(0, 2)))
+            show(F.normalize(T.tensor([[1., 2.]]), p=0, dim=1), F.normalize(T.ones(1, 2), p=-1))
+            show(T.zeros(0, 2).norm(2, 1, keepdim=True), T.zeros(2, 0, 3).norm(2, (0, 2)))
+            a, b = T.zeros(0, 0, 2), T.zeros(2, 0, 3).permute(1, 2, 0)
+            show(T.linalg.vector_norm(a, 2, dim=-1, keepdim=True), b.norm(2, 2))
+            show(b.norm(0.5, (0, 1)))
+            show(T.linalg.vector_norm(a, 3, dim=(0, 2)))
+            show(T.nn.functional.cosine_similarity(a, a, -1))
+        """,
+        "vector_norm_of_a_scalar_with_a_dim": """
+            x = T.tensor(0.87857985496521)
+            y = T.tensor([1.4, 2.22]) @ T.tensor([-2., 3.])
+            for p in (-1., 3., 0.5, 2., 1.):
+                show([T.linalg.vector_norm(x, p, dim=d) for d in (None, 0, -1, (0,), ())])
+                show(y.norm(p, 0), y.norm(p), T.nn.functional.normalize(y, p, 0))
+        """,
+        "normalize_second_derivative": """
+            x = T.tensor([[3., 4.], [1., -2.]], requires_grad=True)
+            (g,) = T.autograd.grad(T.nn.functional.normalize(x)[:, 0].sum(), x, create_graph=True)
+            show(g)
+            graph(g)
+        """,
+        "normalize_dim_out_of_range": """
+            T.nn.functional.normalize(T.tensor([3., 4.]))
+        """,
+        "normalize_of_integers": """
+            T.nn.functional.normalize(T.tensor([[1, 2]]), dim=1)
+        """,
+        "cosine_similarity_values_graph_and_gradient": """
+            F = T.nn.functional
+            a = T.tensor([[1., 2., 3.], [0., 1., 0.]], requires_grad=True)
+            b = T.tensor([[1., 0., 3.], [0., 0., 0.]], requires_grad=True)
+            c = F.cosine_similarity(a, b)
+            show(c)
+            graph(c)
+            c.sum().backward()
+            show(a.grad, b.grad)
+            d = F.cosine_similarity(a, b[0])
+            show(d, F.cosine_similarity(a, b, dim=0), F.cosine_similarity(a[0], b[0], dim=0))
+            graph(d)
+            show(F.cosine_similarity(T.tensor([[1., 2]]), T.tensor([[1, 2]])))
+            show(F.cosine_similarity(T.tensor([[1., 2]]), T.tensor([[1., 2]]).double()))
+            show(F.cosine_similarity(T.tensor([[1e-10, 0]]), T.tensor([[1., 2]]), eps=1e-8))
+            show(F.cosine_similarity(T.tensor(1.), T.tensor(2.), dim=0))
+        """,
+        "cosine_similarity_dim_out_of_range": """
+            a = T.tensor([1., 2.])
+            T.nn.functional.cosine_similarity(a, a)
+        """,
+        "cosine_similarity_sizes_that_do_not_broadcast": """
+            T.nn.functional.cosine_similarity(T.ones(2, 3), T.ones(2, 2))
+        """,
+        "cosine_similarity_of_integers": """
+            T.nn.functional.cosine_similarity(T.tensor([[1, 2]]), T.tensor([[1, 2]]))
+        """,
+    }
+)
+
+NN_EMBED.update(
+    {
+        "pad_values_graph_and_gradient": """
+            F = T.nn.functional
+            x = T.arange(6.).view(2, 3).requires_grad_()
+            y = F.pad(x, (1, 2))
+            show(y, y.grad_fn._saved_pad)
+            graph(y)
+            (y * T.arange(12.).view(2, 6)).sum().backward()
+            show(x.grad)
+            show(F.pad(x, (1, 1, 2, 0), value=-1.5), F.pad(x, [-1, 1]), F.pad(x, (-1, -1)))
+            z = F.pad(x, (0, 0))
+            show(z, z._base is None, F.pad(x, (-1, 0, 0, -1)), F.pad(x, ()))
+            show(F.pad(x.t(), (1, 0)).is_contiguous(), F.pad(x.t(), (0, 0)).is_contiguous())
+            show(F.pad(T.zeros(0, 2), (1, 1)), F.pad(x, (T.tensor(1), 1)), F.pad(T.tensor(2.), ()))
+            show(F.pad(x, (1, 1), value=float('nan')), F.pad(T.ones(1, 1, 2), (1, 0, 0, 0, 1, 1)))
+        """,
+        "pad_of_integers_and_bools": """
+            F = T.nn.functional
+            show(F.pad(T.arange(3), (1, 1), value=2.7), F.pad(T.arange(3), (1, 1), value=True))
+            show(F.pad(T.tensor([True]), (1, 1), value=2))
+            show(F.pad(T.arange(3, dtype=T.int8), (1, 1), value=-128))
+            show(F.pad(T.arange(3, dtype=T.uint8), (1, 1), value=255))
+        """,
+        "pad_create_graph": """
+            x = T.arange(6.).view(2, 3).requires_grad_()
+            (g,) = T.autograd.grad(
+                T.nn.functional.pad(x, (1, -1, 0, 1)).pow(2).sum(), x, create_graph=True
+            )
+            show(g, g.grad_fn._saved_pad)
+            graph(g)
+            (h,) = T.autograd.grad(g.sum(), x)
+            show(h)
+        """,
+        "pad_negative_value_into_uint8": """
+            T.nn.functional.pad(T.arange(3, dtype=T.uint8), (1, 1), value=-1)
+        """,
+        "pad_value_out_of_int64": """
+            T.nn.functional.pad(T.arange(3), (1, 1), value=2.0**70)
+        """,
+        "pad_odd_length": """
+            T.nn.functional.pad(T.ones(2, 3), (1,))
+        """,
+        "pad_longer_than_the_dims": """
+            T.nn.functional.pad(T.ones(2, 3), (1, 1, 1, 1, 1, 1))
+        """,
+        "pad_of_a_scalar": """
+            T.nn.functional.pad(T.tensor(2.), (1, 1))
+        """,
+        "pad_crops_more_than_there_is": """
+            T.nn.functional.pad(T.ones(2, 3), (-2, -2))
+        """,
+        "pad_crops_past_the_start": """
+            T.nn.functional.pad(T.ones(2, 3), (-4, 0))
+        """,
+        "pad_float_pad": """
+            T.nn.functional.pad(T.ones(2, 3), (1.0, 1))
+        """,
+        "pad_int_pad": """
+            T.nn.functional.pad(T.ones(2, 3), 1)
+        """,
+        "pad_unknown_mode": """
+            T.nn.functional.pad(T.ones(2, 3), (1, 1), mode="bogus", value=2)
+        """,
+        "pad_reflect_with_a_value": """
+            T.nn.functional.pad(T.ones(2, 3), (1, 1), mode="reflect", value=1.)
+        """,
+    }
+)

@@ -1,5 +1,5 @@
-"""Property tests for ``F.embedding`` and ``unflatten`` (and, as they land, the other ops of
-the nn-embed brief).
+"""Property tests for ``F.embedding``, ``unflatten``, ``normalize`` and ``cosine_similarity``
+and ``pad``.
 
 The plain lookup is checked against central finite differences; ``padding_idx`` and
 ``scale_grad_by_freq`` change the gradient on purpose (it is no longer the derivative), so
@@ -13,7 +13,15 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-from test_gradients_property import NONEMPTY, SETTINGS, check_gradients, upstream, values
+from hypothesis.extra import numpy as hnp
+from test_gradients_property import (
+    NONEMPTY,
+    SETTINGS,
+    away_from,
+    check_gradients,
+    upstream,
+    values,
+)
 
 import minigrad
 
@@ -91,3 +99,39 @@ def test_unflatten(data, shape) -> None:
     x = data.draw(values(shape))
     check_gradients(lambda t: t.unflatten(dim, sizes), x)
     check_gradients(lambda t: minigrad.nn.Unflatten(dim, sizes)(t * t), x)
+
+
+@SETTINGS
+@given(data=st.data(), shape=NONEMPTY, p=st.sampled_from([1.0, 2.0, 3.0]))
+def test_normalize_and_cosine_similarity(data, shape, p) -> None:
+    """Away from 0, where the norms have their kinks (and the eps clamps)."""
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    x = data.draw(hnp.arrays(np.float64, shape, elements=away_from(-2, 2, 0.0, margin=0.1)))
+    y = data.draw(hnp.arrays(np.float64, shape, elements=away_from(-2, 2, 0.0, margin=0.1)))
+    check_gradients(lambda t: F.normalize(t, p, dim), x)
+    check_gradients(lambda a, b: F.cosine_similarity(a, b, dim), x, y)
+    check_gradients(lambda a, b: F.cosine_similarity(a, b[..., :1], dim), x, y)
+
+
+def test_normalize_second_derivatives() -> None:
+    x = minigrad.tensor([[1.0, -2.0], [3.0, 0.5]], dtype=minigrad.float64, requires_grad=True)
+    assert minigrad.autograd.gradgradcheck(lambda t: F.normalize(t), (x,))
+    assert minigrad.autograd.gradgradcheck(lambda t: F.cosine_similarity(t, t.flip(0)), (x,))
+
+
+@SETTINGS
+@given(data=st.data(), shape=NONEMPTY)
+def test_pad(data, shape) -> None:
+    """Positive pads add a border (no gradient), negative ones crop (no gradient there either)."""
+    n = data.draw(st.integers(1, len(shape)))
+    pads = [data.draw(st.integers(-1, 2)) for _ in range(2 * n)]
+    for k in range(n):  # never crop a dimension away entirely
+        size = shape[len(shape) - 1 - k]
+        if size + min(pads[2 * k], 0) + min(pads[2 * k + 1], 0) < 1:
+            pads[2 * k], pads[2 * k + 1] = max(pads[2 * k], 0), max(pads[2 * k + 1], 0)
+    check_gradients(lambda t: F.pad(t, pads, value=0.5), data.draw(values(shape)))
+
+
+def test_pad_second_derivatives() -> None:
+    x = minigrad.tensor([[1.0, -2.0], [3.0, 0.5]], dtype=minigrad.float64, requires_grad=True)
+    assert minigrad.autograd.gradgradcheck(lambda t: F.pad(t, (1, -1, 0, 2)) ** 2, (x,))

@@ -48,3 +48,12 @@ def test_one_hot_feeds_a_layer_as_in_makemore() -> None:
     W = minigrad.randn((27, 27), requires_grad=True)
     logits = F.one_hot(xs, num_classes=27).float() @ W
     assert logits.tolist() == W[xs].tolist()
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_pad_modes_other_than_constant_say_what_works(mode) -> None:
+    x = minigrad.ones(2, 3)
+    with pytest.raises(NotImplementedError, match='mode="constant" only'):
+        F.pad(x, (1, 1), mode=mode)
+    with pytest.raises(NotImplementedError, match='mode="constant" only'):
+        F.pad(x, (1, 1), mode=mode, value=0.0)  # a zero value is allowed, as in PyTorch

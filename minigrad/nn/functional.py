@@ -26,6 +26,7 @@ from ..ops import unary as U
 from ..ops.addmm import Addmm
 from ..tensor import Tensor, new_tensor
 from ._binary_loss_functions import binary_cross_entropy, binary_cross_entropy_with_logits
+from ._distance_functions import cosine_similarity, normalize
 from ._lookup_functions import embedding, one_hot
 from ._loss_functions import (
     cross_entropy,
@@ -35,6 +36,7 @@ from ._loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
+from ._padding_functions import pad
 
 __all__ = [
     "linear",
@@ -60,6 +62,9 @@ __all__ = [
     "elu_",
     "embedding",
     "one_hot",
+    "normalize",
+    "cosine_similarity",
+    "pad",
 ]
 
 

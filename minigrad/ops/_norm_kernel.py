@@ -30,12 +30,17 @@ def norm_sum(a: np.ndarray, ord: float, axes: tuple, keepdim: bool) -> np.ndarra
     if any(s < 0 for s in a.strides):  # PyTorch has no negative strides (flip copies)
         a = np.ascontiguousarray(a)
     groups = math.prod(a.shape[d] for d in kept)
+    width = math.prod(a.shape[d] for d in axes)
+    if not groups:  # nothing left along the kept dims: an empty result (no order to keep)
+        shape = [1 if d in axes else n for d, n in enumerate(a.shape)]
+        out = np.zeros(shape, dtype)
+        return out if keepdim else out.reshape([a.shape[d] for d in kept])
     with np.errstate(all="ignore"):
         if ord == 2 and _rows_in_memory(a, axes):
-            rows = a.transpose(kept + reduced_order(a, axes)).reshape(groups, -1)
+            rows = a.transpose(kept + reduced_order(a, axes)).reshape(groups, width)
             total = _lanes_of_squares(rows)
         else:
-            rows = a.transpose(kept + reduced_order(a, axes)).reshape(groups, -1)
+            rows = a.transpose(kept + reduced_order(a, axes)).reshape(groups, width)
             terms = _terms(rows, ord)
             total = np.add.accumulate(terms, axis=1, dtype=dtype)[:, -1]
         if ord == 2:

@@ -228,6 +228,10 @@ class VectorNorm(ArrayFunction):
         several = int(np.prod([a.shape[i] for i in axes])) > 1
         if several and ord not in (0, np.inf, -np.inf):  # PyTorch's order and dtype
             out = norm_sum(a, ord, axes, keepdim)
+        elif a.ndim == 0 and dim is not None and ord not in (0, np.inf, -np.inf):
+            # a 0-d tensor with a dim named goes through PyTorch's kernel too: |x| ** p, then
+            # ** (1 / p), rounded in float32 (without a dim PyTorch returns |x|)
+            out = norm_sum(a.reshape(1), ord, (0,), False).reshape(())
         elif ord == 1:
             out = wide.sum(axis=axes, keepdims=keepdim)
         elif ord == np.inf:

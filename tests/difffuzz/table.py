@@ -171,7 +171,10 @@ OPS: tuple[Op, ...] = (
     Op("logsumexp_dims", "T.logsumexp({x}, dim={dims}, keepdim={kd})"),
     Op("norm", "{x}.norm()"),
     Op("norm_fn", "T.norm({x})"),
-    Op("vector_norm", "T.linalg.vector_norm({x}, {p})"),
+    Op("vector_norm", "T.linalg.vector_norm({x}, {p})", w=0.5),
+    # composites of the norm: vector_norm's weight split three ways, right after it
+    Op("normalize", "F.normalize({x}, {p}, {dim})", w=0.25),
+    Op("cosine_similarity", "F.cosine_similarity({x}, {y}, {dim})", w=0.25),
     Op("all", "{x}.all()"),
     Op("any_dim", "{x}.any({dim})"),
     # -- matrix products at every rank ----------------------------------------------------------
@@ -191,10 +194,13 @@ OPS: tuple[Op, ...] = (
     # -- shapes and views -----------------------------------------------------------------------
     Op("view", "{x}.view({shape})"),
     Op("reshape", "{x}.reshape({shape})", w=1.5),
-    # unflatten: reshape's weight split three ways, right after it (no other program changes)
-    Op("unflatten", "{x}.unflatten({dim}, ({n}, -1))", w=0.25),
+    # unflatten: reshape's weight split three ways, right after it (no other program changes);
+    # of a 0-d tensor PyTorch's error carries its C++ backtrace, so the tensor gets a dim first
+    Op("unflatten", "{x}.unsqueeze(0).unflatten({dim}, ({n}, -1))", w=0.25),
     Op(
-        "unflatten_module", "T.nn.Unflatten(0, [1, -1, {n}])(T.unflatten({x}, -1, (-1, 1)))", w=0.25
+        "unflatten_module",
+        "T.nn.Unflatten(0, [1, -1, {n}])(T.unflatten({x}.unsqueeze(-1), -1, (-1, 1)))",
+        w=0.25,
     ),
     Op("reshape_fn", "T.reshape({x}, {shape_tuple})"),
     Op("flatten", "{x}.flatten()"),
@@ -280,7 +286,10 @@ OPS: tuple[Op, ...] = (
     Op("gather", "{x}.gather({dim}, {x}.argmax({dim}, keepdim=True))"),
     Op("masked_fill", "{x}.masked_fill({cond}, {s})"),
     # -- joining and selecting ------------------------------------------------------------------
-    Op("cat", "T.cat([{x}, {same}], {dim})", w=2),
+    Op("cat", "T.cat([{x}, {same}], {dim})", w=1.5),
+    # F.pad (constant): cat's weight split three ways, right after it; negative pads crop
+    Op("pad", "F.pad({x}, ({n}, 1))", w=0.25),
+    Op("pad_crop_value", "F.pad({x}, (-1, {n}, 0, 1), value={s})", w=0.25),
     Op("cat_self", "T.cat(({x}, {x}))"),
     Op("stack", "T.stack([{x}, {same}], {dim1})"),
     Op("where", "T.where({cond}, {x}, {y})", w=2),

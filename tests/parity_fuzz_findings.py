@@ -1844,4 +1844,11 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(h)
         graph(h)
     """,
+    # seed 6, 6019100: cumprod's result is contiguous whatever the input's layout, so a view
+    # of it works (as cumsum's)
+    "cumprod_of_a_transposed_tensor_can_be_viewed": """
+        a = T.tensor([[0, -4, -2], [-3, 5, -5]])
+        for x in (a.t(), a.t().float(), a.t() > 0, a.float().t().requires_grad_()):
+            show(x.cumprod(1).view(2, 3), x.cumsum(1).view(2, 3))
+    """,
 }

@@ -1862,4 +1862,14 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(g)
         graph(g)
     """,
+    # seed 6, 6000560: abs's gradient of PyTorch's efficient zeros (from sgn) is efficient
+    # zeros again (grad * sgn(a)), so no -0. reaches the leaf
+    "abs_passes_efficient_zeros_on": """
+        a = T.tensor([-1.0, 2.0, -0.5, 0.0], requires_grad=True)
+        for f in (lambda a: T.linalg.vector_norm(abs(a), 1), lambda a: abs(abs(a)).sum()):
+            a.grad = None
+            (g,) = T.autograd.grad(f(a), a, create_graph=True)
+            (g * g).sum().backward()
+            show(g, a.grad)
+    """,
 }

@@ -95,6 +95,7 @@ class Sqrt(ArrayFunction):
 class Abs(ArrayFunction):
     node_name = "AbsBackward0"
     saved_names = ("self",)
+    keeps_zeros = (True,)  # grad * sgn(a): efficient zeros stay zeros, no -0.
 
     @staticmethod
     def forward(ctx, a):

@@ -185,7 +185,11 @@ def with_out(fn: Callable, name: str, rule: Callable | str) -> Callable:
                     message = _RESIZED.format(
                         old=list(out._data.shape), new=list(result._data.shape)
                     )
-                    warnings.warn(message, UserWarning, stacklevel=2)
+                    # an elementwise op writing another dtype resizes twice in PyTorch (its
+                    # result, then the cast copy), and says so twice
+                    cast = rule is _cast and result._data.dtype != out._data.dtype
+                    for _ in range(2 if cast else 1):
+                        warnings.warn(message, UserWarning, stacklevel=2)
                 out._data = np.empty(result._data.shape, out._data.dtype)
             out.copy_(result)
         return out

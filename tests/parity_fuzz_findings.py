@@ -1844,4 +1844,22 @@ FUZZ_FINDINGS: dict[str, str] = {
         show(h)
         graph(h)
     """,
+    # seed 6, 6019100: cumprod's result is contiguous whatever the input's layout, so a view
+    # of it works (as cumsum's)
+    "cumprod_of_a_transposed_tensor_can_be_viewed": """
+        a = T.tensor([[0, -4, -2], [-3, 5, -5]])
+        for x in (a.t(), a.t().float(), a.t() > 0, a.float().t().requires_grad_()):
+            show(x.cumprod(1).view(2, 3), x.cumsum(1).view(2, 3))
+    """,
+    # seed 6, 6001010: float32 ** int64 tensor: the base's gradient b * a ** (b - 1) is float32
+    # (it overflows to inf, and 0 * inf is nan), not float64
+    "pow_by_an_integer_tensor_gradient_stays_float32": """
+        e = T.tensor([[-4.0], [-0.2], [2.9412]], requires_grad=True)
+        (e ** T.tensor([[-100]])).backward(T.tensor([[1.0], [0.0], [0.0]]))
+        show(e.grad)
+        i = T.tensor([[-100], [3], [2]])
+        (g,) = T.autograd.grad((e ** i).sum(), e, create_graph=True)
+        show(g)
+        graph(g)
+    """,
 }

@@ -447,6 +447,10 @@ MATH_OPS: dict[str, str] = {
         show(T.erfinv(T.tensor([0.25, -0.9], dtype=T.float64)))
         show(T.erf(T.linspace(-3, 3, 40)), T.erfinv(T.linspace(-0.99, 0.99, 40)))
     """,
+    "erfinv_tails_float64": """
+        y = T.tensor([0.9999999, -0.99999999999, 1 - 1e-16, 0.75, 0.999, -0.5], dtype=T.float64)
+        show(T.erfinv(y), T.erfinv(y).tolist())
+    """,
     "erf_family_inplace": """
         a = T.tensor([0.3, -0.2], requires_grad=True) * 1
         a.erfinv_()

@@ -49,6 +49,11 @@ OUT_ARGUMENT: dict[str, str] = {
         show(e.shape)
         T.sum(x, 1, out=e)
         show(e)
+        for code in ("T.mul(x, 2, out=T.zeros(3, dtype=T.float64))", "T.exp(x, out=T.zeros(1))",
+                     "T.mul(T.tensor(2), T.tensor(0), out=T.zeros(2))",
+                     "T.eq(x, 1, out=T.zeros(2))", "T.sum(x, 0, out=T.zeros(3, dtype=T.float64))",
+                     "T.cat([x], out=T.zeros(3, dtype=T.float64))"):
+            show(eval(code))
     """,
     "out_argument_refused_with_grad": """
         w = T.ones(2, requires_grad=True)

@@ -28,6 +28,27 @@ def test_both_import_forms_give_the_module():
     assert importlib.import_module("minigrad.utils.data").DataLoader is DataLoader
 
 
+def _stream(lib):
+    """An IterableDataset class of ``lib``: ``n`` (x, x * x) pairs; ``len`` says ``reported``."""
+
+    class Squares(lib.utils.data.IterableDataset):
+        def __init__(self, n, reported=-1):
+            self.n, self.reported = n, n if reported == -1 else reported
+
+        def __iter__(self):
+            return ((lib.tensor(float(i)), i * i) for i in range(self.n))
+
+        def __len__(self):
+            if self.reported is None:
+                raise TypeError("Squares has no len()")
+            return self.reported
+
+        def __repr__(self):
+            return f"Squares({self.n})"
+
+    return Squares
+
+
 def _dataset(lib):
     return lib.utils.data.TensorDataset(lib.arange(12.0).reshape(6, 2), lib.arange(6))
 
@@ -70,7 +91,38 @@ PROBES = [
     lambda lib: [len(s) for s in lib.utils.data.random_split(range(11), [0.5, 0.5])],
     lambda lib: [len(s) for s in lib.utils.data.random_split(range(10), [3, 7])],
     lambda lib: [len(s) for s in lib.utils.data.random_split(range(2), [0.1, 0.1, 0.8])],
+    lambda lib: (lambda c: (len(c), c.cumulative_sizes, c[0], c[4], c[-1], c[-7]))(
+        lib.utils.data.ConcatDataset([[1, 2, 3], _dataset(lib)[:2], range(2)])
+    ),
+    lambda lib: (lambda c: (type(c).__name__, len(c), c[6]))(_dataset(lib) + _dataset(lib)),
+    lambda lib: (lambda dl: list(dl))(
+        lib.utils.data.DataLoader(_dataset(lib) + _dataset(lib), batch_size=5)
+    ),
+    *[
+        lambda lib, kw=kw: (lambda dl: (len(dl), list(dl), list(dl)))(
+            lib.utils.data.DataLoader(_stream(lib)(7), **kw)
+        )
+        for kw in (
+            {},
+            {"batch_size": 3},
+            {"batch_size": 3, "drop_last": True},
+            {"batch_size": None},
+        )
+    ],
+    lambda lib: (lambda dl: (len(dl), list(dl)))(
+        lib.utils.data.DataLoader(_stream(lib)(7, reported=1), batch_size=3)
+    ),
+    lambda lib: list(lib.utils.data.DataLoader(_stream(lib)(7, reported=1), batch_size=3)),
     # the mistakes
+    lambda lib: lib.utils.data.ConcatDataset([]),
+    lambda lib: lib.utils.data.ConcatDataset([range(2), _stream(lib)(2)]),
+    lambda lib: lib.utils.data.ConcatDataset([range(2), range(3)])[-6],
+    lambda lib: lib.utils.data.ConcatDataset([range(2), range(3)])[5],
+    lambda lib: lib.utils.data.DataLoader(_stream(lib)(2), shuffle=True),
+    lambda lib: lib.utils.data.DataLoader(_stream(lib)(2), sampler=[0, 1]),
+    lambda lib: lib.utils.data.DataLoader(_stream(lib)(2), batch_sampler=[[0, 1]]),
+    lambda lib: len(lib.utils.data.DataLoader(_stream(lib)(2, reported=None))),
+    lambda lib: list(lib.utils.data.IterableDataset()),
     lambda lib: lib.utils.data.TensorDataset(lib.ones(3), lib.ones(2)),
     lambda lib: lib.utils.data.DataLoader(range(3), batch_size=0),
     lambda lib: lib.utils.data.DataLoader(range(3), batch_size=2.0),

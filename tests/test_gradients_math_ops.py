@@ -124,7 +124,11 @@ def test_erf_family(data, shape) -> None:
         assert minigrad.autograd.gradgradcheck(f, (minigrad.tensor(v, requires_grad=True),))
 
 
-def test_erfinv_inverts_erf() -> None:
+def test_erfinv_inverts_erf_and_erfc() -> None:
     x = np.linspace(-3, 3, 61)
     back = minigrad.erfinv(minigrad.erf(minigrad.tensor(x))).numpy()
     np.testing.assert_allclose(back, x, rtol=1e-9, atol=1e-9)
+    # the tail, where erf(x) is 1 to the last bit: erfc tells the x apart (1 - y is exact)
+    y = 1.0 - np.logspace(-15, -3, 25)
+    x = minigrad.erfinv(minigrad.tensor(y))
+    np.testing.assert_allclose(minigrad.erfc(x).numpy(), 1.0 - y, rtol=1e-12)

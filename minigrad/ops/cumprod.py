@@ -17,6 +17,7 @@ import numpy as np
 
 from ..autograd.function import ArrayFunction
 from ..tensor import new_tensor, wrap_dim
+from ._common import c_order
 from .array_kernels import running_product
 from .namespace import NumpyNamespace, namespace
 
@@ -35,7 +36,7 @@ class Cumprod(ArrayFunction):
         if a.ndim == 0:
             out = a.astype(np.int64 if a.dtype.kind in "biu" else a.dtype)
         else:
-            out = running_product(a, axis)
+            out = c_order(running_product(a, axis))  # PyTorch's result is contiguous
         ctx.save_for_backward(a, out)
         return out
 

@@ -117,7 +117,11 @@ class Pow(ArrayFunction):
             # log in the result's dtype (float32 ** float64), as PyTorch's self.to(promoted)
             grad_b = grad * xp.where((av == 0) & (bv >= 0), 0.0, out * xp.log(wide))
         if ctx.needs_input_grad[0]:  # b * a ** (b - 1), and 0 where b == 0 (as PyTorch)
-            grad_a = xp.where(bv == 0, 0.0, grad * (b * Pow.call(a, SubScalar.call(b, 1))))
+            power = Pow.call(a, SubScalar.call(b, 1))
+            if bv.dtype.kind in "iu":  # float32 ** int64 is float32 in PyTorch (numpy widens
+                power = xp.astype(power, xp.dtype(out))  # it to float64: no overflow to inf)
+                b = xp.astype(b, xp.dtype(out))
+            grad_a = xp.where(bv == 0, 0.0, grad * (b * power))
         return grad_a, grad_b
 
 

@@ -11,12 +11,15 @@ same; a learner's datasets are small). ``shuffle=True`` draws from minigrad's ra
 
 from __future__ import annotations
 
+import itertools
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
 from .collate import default_collate, default_convert
+from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["DataLoader"]
@@ -78,6 +81,24 @@ class DataLoader:
         self.in_order = in_order
         self.persistent_workers = persistent_workers
 
+        self._iterable = isinstance(dataset, IterableDataset)
+        self._IterableDataset_len_called: int | None = None
+        if self._iterable:  # a stream has no indices: no sampler, no shuffle
+            if shuffle not in {False, None}:
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified shuffle option, "
+                    f"but got shuffle={shuffle}"
+                )
+            if sampler is not None:
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified sampler option, "
+                    f"but got sampler={sampler}"
+                )
+            if batch_sampler is not None:
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified batch_sampler option, "
+                    f"but got batch_sampler={batch_sampler}"
+                )
         shuffle = bool(shuffle)
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
@@ -94,7 +115,9 @@ class DataLoader:
                 "batch_size=None option disables auto-batching and is mutually exclusive "
                 "with drop_last"
             )
-        if sampler is None:
+        if sampler is None and self._iterable:
+            sampler = itertools.repeat(None)  # PyTorch's _InfiniteConstantSampler
+        elif sampler is None:
             if shuffle:
                 sampler = RandomSampler(dataset, generator=generator)
             else:
@@ -120,6 +143,11 @@ class DataLoader:
 
     def __iter__(self) -> Iterator[Any]:
         """One pass: every batch of the dataset, collated (a fresh order if shuffled)."""
+        if self._iterable:  # what len(loader) reported so far, read now as PyTorch's iterator
+            return self._iterate_stream(self._IterableDataset_len_called)
+        return self._iterate_indices()
+
+    def _iterate_indices(self) -> Iterator[Any]:
         if self._auto_collation:
             for indices in self.batch_sampler:
                 fetch = getattr(self.dataset, "__getitems__", None)
@@ -129,5 +157,35 @@ class DataLoader:
             for index in self.sampler:
                 yield self.collate_fn(self.dataset[index])
 
+    def _iterate_stream(self, reported: int | None) -> Iterator[Any]:
+        """An IterableDataset's samples in order, ``batch_size`` at a time; PyTorch warns when a
+        stream gives more batches than the ``len(loader)`` it ``reported``."""
+        stream = iter(self.dataset)
+        for yielded in itertools.count(1):
+            if self._auto_collation:
+                batch = list(itertools.islice(stream, self.batch_size))
+                if not batch or (self.drop_last and len(batch) < self.batch_size):
+                    return
+                data = self.collate_fn(batch)
+            else:
+                try:
+                    data = self.collate_fn(next(stream))
+                except StopIteration:
+                    return
+            if reported is not None and yielded > reported:
+                warnings.warn(
+                    f"Length of IterableDataset {self.dataset} was reported to be {reported}"
+                    f"(when accessing len(dataloader)), but {yielded} samples have been fetched. ",
+                    stacklevel=2,
+                )
+            yield data
+
     def __len__(self) -> int:
+        if self._iterable:
+            length = self._IterableDataset_len_called = len(self.dataset)
+            if self.batch_size is not None:
+                length = (
+                    length // self.batch_size if self.drop_last else -(-length // self.batch_size)
+                )
+            return length
         return len(self._index_sampler)

@@ -7,9 +7,10 @@ do. ``TensorDataset(X, y)`` is the one d2l's linear regression starts with: samp
 
 from __future__ import annotations
 
+import bisect
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -18,7 +19,7 @@ import numpy as np
 from ..._random import default_generator
 from ...tensor import Tensor
 
-__all__ = ["Dataset", "TensorDataset", "Subset", "random_split"]
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "Subset", "random_split"]
 
 
 class Dataset:
@@ -26,6 +27,16 @@ class Dataset:
 
     def __getitem__(self, index: Any) -> Any:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other: Any) -> ConcatDataset:
+        return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset, Iterable):
+    """A stream of samples: subclasses define ``__iter__`` (a reader of lines, a generator);
+    a ``DataLoader`` takes them in order and batches them, with no sampler and no shuffle.
+    ``__iter__`` is abstract (``collections.abc.Iterable``'s), so the class itself cannot be
+    instantiated, as PyTorch's cannot."""
 
 
 class TensorDataset(Dataset):
@@ -41,6 +52,32 @@ class TensorDataset(Dataset):
 
     def __len__(self) -> int:
         return self.tensors[0].size(0)
+
+
+class ConcatDataset(Dataset):
+    """Datasets one after the other (``ds1 + ds2``): index ``i`` finds its dataset by the
+    running totals of their lengths."""
+
+    def __init__(self, datasets: Iterable[Any]) -> None:
+        self.datasets = list(datasets)
+        if len(self.datasets) == 0:
+            raise AssertionError("datasets should not be an empty iterable")
+        for d in self.datasets:
+            if isinstance(d, IterableDataset):
+                raise AssertionError("ConcatDataset does not support IterableDataset")
+        self.cumulative_sizes = list(accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx: int) -> Any:
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        dataset_idx = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[dataset_idx - 1] if dataset_idx else 0
+        return self.datasets[dataset_idx][idx - start]
 
 
 class Subset(Dataset):

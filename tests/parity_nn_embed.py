@@ -342,6 +342,16 @@ NN_EMBED.update(
             show(F.cosine_similarity(T.tensor([[1e-10, 0]]), T.tensor([[1., 2]]), eps=1e-8))
             show(F.cosine_similarity(T.tensor(1.), T.tensor(2.), dim=0))
         """,
+        "cosine_similarity_create_graph_in_pytorch_order": """
+            c = T.tensor([[1., 2.], [3., -1.]], dtype=T.float64, requires_grad=True)
+            t = T.nn.functional.cosine_similarity(c, c.flip(0) * 2, 1)
+            (g,) = T.autograd.grad(t.sum(), c, create_graph=True)
+            show(g)
+            graph(g)
+            hooks = [c.register_hook(lambda g: show(("c", g)))]
+            (g * c).sum().backward()
+            show(c.grad)
+        """,
         "cosine_similarity_dim_out_of_range": """
             a = T.tensor([1., 2.])
             T.nn.functional.cosine_similarity(a, a)

@@ -54,4 +54,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     with no_grad():
         x1_norm.clamp_min_(eps)
         x2_norm.clamp_min_(eps)
-    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+    # C++ evaluates ``(x1 / x1_norm) * (x2 / x2_norm)``'s right operand first (GCC's order of
+    # arguments): x2's division is the older node, which decides the order of a backward pass
+    right = x2 / x2_norm
+    return ((x1 / x1_norm) * right).sum(dim)

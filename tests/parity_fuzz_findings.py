@@ -1872,4 +1872,15 @@ FUZZ_FINDINGS: dict[str, str] = {
             (g * g).sum().backward()
             show(g, a.grad)
     """,
+    # sgn's efficient zeros through the ops whose gradient scales grad (sin, cos, cosh, log2,
+    # pow ...): zeros again, so the leaf gets 0., not -0.; neg and reciprocal fill them (-0.)
+    "efficient_zeros_through_scaling_gradients": """
+        for make in ("a.sin()", "a.cos()", "a.square()", "a.sinh()", "a.cosh()",
+                     "(a * a + 1).log2()", "(a * a + 1).log10()", "(a * a).log1p()",
+                     "(a * a + 1).rsqrt()", "a.expm1()", "a.exp2()", "a ** 3", "-a",
+                     "a.reciprocal()", "a.tanh()", "2 / a", "a.relu()"):
+            a = T.tensor([-1.0, 2.0, -0.5], requires_grad=True)
+            eval(make).sgn().sum().backward()
+            show(make, a.grad)
+    """,
 }

@@ -9,6 +9,12 @@ import numpy as np
 from .._dtypes import C_NAMES, LEGACY_NAMES  # noqa: F401 - C_NAMES is re-exported for the ops
 from .._shapes import broadcast_shapes  # noqa: F401 - re-exported for the ops
 
+# numpy's float32 tanh is off by an ulp for a third of the inputs; PyTorch's is nearly always
+# correctly rounded, as float64 rounded once is. That costs 4x, so it is done for tensors small
+# enough to be printed in full (PyTorch prints up to 1000 elements), where a learner sees the
+# digits; a training batch (makemore's 32 x 200 layer) keeps numpy's speed.
+PRINTED_IN_FULL = 1000
+
 
 def c_order(out):
     """A reduction's result laid out in C order, as PyTorch allocates it: numpy keeps the

@@ -74,6 +74,7 @@ def _pytorch_values(name: str, a: np.ndarray) -> np.ndarray:
 class Log1p(ArrayFunction):
     node_name = "Log1PBackward0"
     saved_names = ("self",)
+    keeps_zeros = (True,)  # grad scaled: efficient zeros stay zeros (zero_grads.py)
 
     @staticmethod
     def forward(ctx, a):
@@ -90,6 +91,7 @@ class Log1p(ArrayFunction):
 class Expm1(ArrayFunction):
     node_name = "Expm1Backward0"
     saved_names = ("result",)
+    keeps_zeros = (True,)  # grad scaled: efficient zeros stay zeros (zero_grads.py)
 
     @staticmethod
     def forward(ctx, a):
@@ -106,6 +108,7 @@ class Expm1(ArrayFunction):
 class Log2(ArrayFunction):
     node_name = "Log2Backward0"
     saved_names = ("self",)
+    keeps_zeros = (True,)  # grad scaled: efficient zeros stay zeros (zero_grads.py)
 
     @staticmethod
     def forward(ctx, a):
@@ -122,6 +125,7 @@ class Log2(ArrayFunction):
 class Log10(ArrayFunction):
     node_name = "Log10Backward0"
     saved_names = ("self",)
+    keeps_zeros = (True,)  # grad scaled: efficient zeros stay zeros (zero_grads.py)
 
     @staticmethod
     def forward(ctx, a):
@@ -138,6 +142,7 @@ class Log10(ArrayFunction):
 class Exp2(ArrayFunction):
     node_name = "Exp2Backward0"
     saved_names = ("result",)
+    keeps_zeros = (True,)  # grad scaled: efficient zeros stay zeros (zero_grads.py)
 
     @staticmethod
     def forward(ctx, a):
@@ -156,6 +161,7 @@ class Rsqrt(ArrayFunction):
 
     node_name = "RsqrtBackward0"
     saved_names = ("result",)
+    keeps_zeros = (True,)  # grad scaled: efficient zeros stay zeros (zero_grads.py)
 
     @staticmethod
     def forward(ctx, a):

@@ -65,6 +65,7 @@ def pytorch_values(name: str, a: np.ndarray) -> np.ndarray:
 
 class Sinh(ArrayFunction):
     node_name = "SinhBackward0"
+    keeps_zeros = (True,)  # grad scaled: efficient zeros stay zeros (zero_grads.py)
     elementwise = True  # its kernel builds the result in C order
     saved_names = ("self",)
 
@@ -82,6 +83,7 @@ class Sinh(ArrayFunction):
 
 class Cosh(ArrayFunction):
     node_name = "CoshBackward0"
+    keeps_zeros = (True,)  # grad scaled: efficient zeros stay zeros (zero_grads.py)
     elementwise = True  # its kernel builds the result in C order
     saved_names = ("self",)
 

@@ -48,6 +48,7 @@ class PowScalar(ArrayFunction):
     """``tensor ** number``: the exponent is a setting, not an input."""
 
     node_name = "PowBackward0"
+    keeps_zeros = (True,)  # grad * (b * a ** (b - 1)): efficient zeros stay zeros
     n_params = 1
     saved_names = ("self",)
     saved_settings = {"exponent": "exponent"}

@@ -16,6 +16,7 @@ from ..autograd.function import ArrayFunction
 from ..autograd.zero_grads import efficient_zeros
 from ..tensor import follows_base, new_tensor
 from . import libm_float
+from ._common import PRINTED_IN_FULL
 from ._output_layout import elementwise_layout
 from ._short_path import edge, node
 from .arithmetic import AddScalar, MulScalar
@@ -28,13 +29,6 @@ _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
 _anomaly = anomaly_mode.state
 _state = grad_mode.state
-
-
-# numpy's float32 tanh is off by an ulp for a third of the inputs; PyTorch's is nearly always
-# correctly rounded, as float64 rounded once is. That costs 4x, so it is done for tensors small
-# enough to be printed in full (PyTorch prints up to 1000 elements), where a learner sees the
-# digits; a training batch (makemore's 32 x 200 layer) keeps numpy's speed.
-PRINTED_IN_FULL = 1000
 
 
 class Exp(ArrayFunction):
@@ -143,6 +137,7 @@ class Sgn(Sign):
 class Sin(ArrayFunction):
     node_name = "SinBackward0"
     saved_names = ("self",)
+    keeps_zeros = (True,)  # grad * cos(a): PyTorch's efficient zeros stay zeros
 
     @staticmethod
     def forward(ctx, a):
@@ -159,6 +154,7 @@ class Sin(ArrayFunction):
 class Cos(ArrayFunction):
     node_name = "CosBackward0"
     saved_names = ("self",)
+    keeps_zeros = (True,)  # grad * -sin(a): efficient zeros stay zeros
 
     @staticmethod
     def forward(ctx, a):

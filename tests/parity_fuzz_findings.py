@@ -1883,4 +1883,16 @@ FUZZ_FINDINGS: dict[str, str] = {
             eval(make).sgn().sum().backward()
             show(make, a.grad)
     """,
+    # seed 1, 1003020: a 0-d bool mask is an unsqueeze and an int index in PyTorch, so a
+    # one-element value of another dtype is refused (no masked_fill_ for it)
+    "setitem_zero_dim_mask_with_another_dtype": """
+        for idx in (T.tensor(True), T.tensor(False), T.tensor([True, False, True])):
+            for v in (T.tensor(True), T.tensor(5.0, dtype=T.float64), T.tensor([7])):
+                a = T.tensor([-3.0, -1.0, 1.0])
+                try:
+                    a[idx] = v
+                    show(a)
+                except RuntimeError as e:
+                    show(str(e))
+    """,
 }

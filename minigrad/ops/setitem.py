@@ -118,6 +118,11 @@ def _fills_through_mask(parts: tuple, value: Tensor) -> bool:
     """``x[mask] = v`` with a one-element ``v``: PyTorch's ``index_put_`` fills with
     ``masked_fill_(mask, v.item())`` (its ``canDispatchToMaskedFill``), which casts ``v``'s
     number into ``x``'s dtype, so the dtypes need not match: only with one mask as the sole
-    tensor index."""
+    tensor index (a 0-d mask becomes an unsqueeze and an int index in PyTorch)."""
     arrays = [k for k in parts if isinstance(k, np.ndarray)]
-    return value._data.size == 1 and len(arrays) == 1 and arrays[0].dtype == np.bool_
+    return (
+        value._data.size == 1
+        and len(arrays) == 1
+        and arrays[0].dtype == np.bool_
+        and arrays[0].ndim > 0  # a 0-d mask is read as True/False: an int index, no mask
+    )

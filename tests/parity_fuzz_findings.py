@@ -1878,7 +1878,8 @@ FUZZ_FINDINGS: dict[str, str] = {
         for make in ("a.sin()", "a.cos()", "a.square()", "a.sinh()", "a.cosh()",
                      "(a * a + 1).log2()", "(a * a + 1).log10()", "(a * a).log1p()",
                      "(a * a + 1).rsqrt()", "a.expm1()", "a.exp2()", "a ** 3", "-a",
-                     "a.reciprocal()", "a.tanh()", "2 / a", "a.relu()"):
+                     "a.reciprocal()", "a.tanh()", "2 / a", "a.relu()",
+                     "a.atan2(T.tensor([1.0, -1.0, 2.0]))", "T.tensor([1.0, -1.0, 2.0]).atan2(a)"):
             a = T.tensor([-1.0, 2.0, -0.5], requires_grad=True)
             eval(make).sgn().sum().backward()
             show(make, a.grad)

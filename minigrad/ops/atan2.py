@@ -43,6 +43,7 @@ class Atan2(ArrayFunction):
     node_name = "Atan2Backward0"
     broadcasts = True
     saved_names = ("self", "other")
+    keeps_zeros = (True, True)  # grad * ...: PyTorch's efficient zeros stay zeros
     # the general apply: a 0-d input is saved as given (the binary short path would save it
     # promoted: -self of a 0-d bool must still be refused in backward); forward promotes
     apply = classmethod(_apply_arrays)

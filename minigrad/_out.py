@@ -79,6 +79,20 @@ def _joined(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
     )
 
 
+def _cast_after_resize(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    """``_cast``'s rule and words, checked by a reduction after it resized ``out``."""
+    return _cast(name, res, out)
+
+
+def _mean_all(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    """``mean`` with no ``dim`` is another overload (``mean.dtype_out``), with its own words."""
+    if _can_cast(res, out):
+        return None
+    return RuntimeError(
+        f"mean.dtype_out(): input types can't be cast to the desired output type {_L[out]}"
+    )
+
+
 def _floating(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
     if out.kind == "f":
         return None
@@ -95,9 +109,10 @@ _IN_OUT_DTYPE = "the op computes in out's dtype"  # sum, prod, cumsum: ``dtype=o
 
 RULES: dict[str, Callable | str] = {
     **dict.fromkeys(
-        "add sub mul div pow maximum minimum remainder floor_divide fmod atan2 outer exp log "
+        "add sub mul div pow maximum minimum remainder floor_divide fmod outer exp log "
         "ger sin cos tanh sigmoid sqrt square reciprocal rsqrt log1p expm1 log2 log10 exp2 sinh "
-        "cosh mean std var multiply subtract divide true_divide".split(),
+        "cosh multiply subtract divide true_divide erf erfc erfinv atan2 "
+        "arctan2".split(),
         _cast,
     ),
     **dict.fromkeys("eq ne lt le gt ge".split(), _any),
@@ -112,10 +127,37 @@ RULES: dict[str, Callable | str] = {
     **dict.fromkeys("cat concat stack".split(), _joined),
     **dict.fromkeys("sum prod cumsum cumprod".split(), _IN_OUT_DTYPE),
     **dict.fromkeys("amax amin".split(), _reduced),
+    **dict.fromkeys("std var".split(), _cast_after_resize),
     "dot": _dot,
     "where": _where,
     "logsumexp": _floating,
+    "lerp": "picked by its weight",  # _OVERLOADS
+    "mean": "picked by its dim and dtype",
 }
+
+
+def _lerp(args: tuple, kwargs: dict) -> Callable:
+    """``lerp``'s two overloads check ``out`` apart: a number weight as an elementwise op
+    (``_cast``), a tensor weight wants ``out``'s dtype to be the result's (``_same``)."""
+    weight = kwargs.get("weight", args[2] if len(args) > 2 else None)
+    return _same if isinstance(weight, Tensor) else _cast
+
+
+def _mean_all_in_dtype(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+    """``mean(x, dtype=d, out=o)``: ``mean.dtype_out``'s cast check, then ``d`` exactly."""
+    return _mean_all(name, res, out) or _exact(name, res, out)
+
+
+def _mean(args: tuple, kwargs: dict) -> Callable:
+    """With a ``dim`` (even None) ``mean`` is a reduction as ``std``, wanting ``out`` in the
+    ``dtype=`` given exactly; with none it is ``mean.dtype_out``, which checks the cast first."""
+    all_dims = len(args) < 2 and "dim" not in kwargs
+    if kwargs.get("dtype") is not None:
+        return _mean_all_in_dtype if all_dims else _exact
+    return _mean_all if all_dims else _cast_after_resize
+
+
+_OVERLOADS = {"lerp": _lerp, "mean": _mean}  # the ops whose rule depends on the overload called
 
 # PyTorch names an alias's own op in its refusal (``torch.multiply`` says ``mul()``); it does not
 # refuse ops with no derivative, nor softmax's, log_softmax's and floor_divide's out= (it records
@@ -129,6 +171,7 @@ _NAMED_AS = {
     "negative": "neg",
     "clip": "clamp",
     "concat": "cat",
+    "arctan2": "atan2",
     "outer": "mul",
     "ger": "mul",
 }
@@ -177,7 +220,9 @@ def with_out(fn: Callable, name: str, rule: Callable | str) -> Callable:
             result = fn(*args, **kwargs, **({"dtype": out.dtype} if rule is _IN_OUT_DTYPE else {}))
         if name in _COMPOSITE:
             _refuse_grad(name, args, kwargs, out)
-        if rule is not _IN_OUT_DTYPE and (error := rule(name, result._data.dtype, out._data.dtype)):
+        check = _OVERLOADS[name](args, kwargs) if name in _OVERLOADS else rule
+        error = None if check is _IN_OUT_DTYPE else check(name, result._data.dtype, out._data.dtype)
+        if error and check is not _cast_after_resize:
             raise error
         with grad_mode.no_grad():
             if out._data.shape != result._data.shape:
@@ -187,10 +232,12 @@ def with_out(fn: Callable, name: str, rule: Callable | str) -> Callable:
                     )
                     # an elementwise op writing another dtype resizes twice in PyTorch (its
                     # result, then the cast copy), and says so twice
-                    cast = rule is _cast and result._data.dtype != out._data.dtype
+                    cast = check is _cast and result._data.dtype != out._data.dtype
                     for _ in range(2 if cast else 1):
                         warnings.warn(message, UserWarning, stacklevel=2)
                 out._data = np.empty(result._data.shape, out._data.dtype)
+            if error:
+                raise error
             out.copy_(result)
         return out
 

@@ -85,4 +85,41 @@ OUT_ARGUMENT: dict[str, str] = {
             show(T.mul(w, 2, out=o), o.requires_grad, o.grad_fn)
         show(T.mul(w.detach(), 3, out=o), o._version)
     """,
+    "out_argument_of_this_sessions_ops": """
+        x = T.tensor([0.25, -0.5])
+        i = T.tensor([1, -2])
+        w = T.ones(2, requires_grad=True)
+        for name, args in [("erf", (x,)), ("erfc", (x,)), ("erfinv", (x,)), ("erf", (i,)),
+                           ("lerp", (x, x * 2, 0.5)), ("lerp", (x, x * 2, x)),
+                           ("atan2", (x, x)), ("arctan2", (x, i))]:
+            for dtype in (T.float32, T.float64, T.int64, T.bool):
+                out = T.zeros(3, dtype=dtype)
+                try:
+                    show(name, getattr(T, name)(*args, out=out) is out, out, out._version)
+                except RuntimeError as e:
+                    show(name, str(e))
+        for name, args in [("erf", (w,)), ("erfinv", (w,)), ("lerp", (x, w, 0.5)),
+                           ("lerp", (x, x, w)), ("arctan2", (w, x))]:
+            try:
+                getattr(T, name)(*args, out=T.empty(2))
+            except RuntimeError as e:
+                show(name, str(e))
+    """,
+    "out_argument_of_mean_std_var_overloads": """
+        x = T.tensor([[1.5, -2.0], [3.0, 4.0]])
+        calls = [
+            ("mean", (x,), {}), ("mean", (x, 0), {}), ("mean", (x,), {"dim": None}),
+            ("mean", (x,), {"dtype": T.float64}), ("mean", (x, 1), {"dtype": T.float64}),
+            ("std", (x,), {}), ("var", (x, 0), {}),
+        ]
+        for name, args, kwargs in calls:
+            for dtype in (T.float32, T.float64, T.float16, T.int64, T.bool):
+                for size in (0, 5):
+                    out = T.zeros(size, dtype=dtype)
+                    try:
+                        show(name, getattr(T, name)(*args, **kwargs, out=out) is out, out)
+                    except RuntimeError as e:
+                        show(name, str(e))
+                    show(out.shape)  # the resize warnings are recorded at the end
+    """,
 }

@@ -1860,3 +1860,7 @@ SNIPPETS.update(MATH_OPS)
 from parity_out_argument import OUT_ARGUMENT  # noqa: E402 - out= of the functional forms
 
 SNIPPETS.update(OUT_ARGUMENT)
+
+from parity_int_lists import INT_LISTS  # noqa: E402 - int[] arguments: pad, unflatten, flip
+
+SNIPPETS.update(INT_LISTS)

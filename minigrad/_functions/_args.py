@@ -47,9 +47,11 @@ def _is_int(x: Any) -> bool:
 
 
 def _check_ints(name: str, arg: str, values: Any) -> None:
-    """PyTorch's error for a tuple of ints with something else inside (``view(2, 2.0)``)."""
+    """PyTorch's error for a tuple of ints with something else inside (``view(2, 2.0)``).
+    This is its unpacking of each element, which reads a bool after the first as an int
+    (``view(4, True)`` is ``view(4, 1)``); the first is checked before, by ``int_list``'s rule."""
     for i, v in enumerate(values):
-        if type(v) is not int and not _is_int(v):
+        if type(v) is not int and not _is_int(v) and not (i and isinstance(v, bool)):
             raise TypeError(
                 f"{name}(): argument '{arg}' failed to unpack the object at pos {i + 1} with "
                 f'error "type must be tuple of ints,but got {type_name(v)}"'
@@ -84,17 +86,21 @@ def _dims_arg(name: str, dim: Any) -> Any:
     )
 
 
-def int_list(name: str, arg: str, value: Any, position: int | None) -> tuple[int, ...]:
-    """An ``int[]`` argument as PyTorch reads it: an int, or a tuple/list of ints."""
+def int_list(
+    name: str, arg: str, value: Any, position: int | None, single: bool = True
+) -> tuple[int, ...]:
+    """An ``int[]`` argument as PyTorch's parser reads it: a tuple/list whose first element
+    must be an int (else "found element ... at pos 0"), the others being unpacked afterwards
+    (``_check_ints``); a lone int too where the signature allows one (``single``)."""
     where = f"argument '{arg}'" + ("" if position is None else f" (position {position})")
-    if _is_int(value):
+    if single and _is_int(value):
         return (int(value),)
     if not isinstance(value, (tuple, list)):
         raise TypeError(f"{name}(): {where} must be tuple of ints, not {type_name(value)}")
-    for i, v in enumerate(value):
-        if not _is_int(v):
-            raise TypeError(
-                f"{name}(): {where} must be tuple of ints, but found element of type "
-                f"{type_name(v)} at pos {i}"
-            )
+    if value and not _is_int(value[0]):
+        raise TypeError(
+            f"{name}(): {where} must be tuple of ints, but found element of type "
+            f"{type_name(value[0])} at pos 0"
+        )
+    _check_ints(name, arg, value)
     return tuple(int(v) for v in value)

@@ -16,7 +16,7 @@ from .._quiet import loud, quiet
 from .._typename import type_name
 from ..ops import shape as S
 from ..tensor import Tensor, new_tensor, wrap_dim
-from ._args import _check_ints, _is_int, _overloads, _shape_args
+from ._args import _check_ints, _is_int, _overloads, _shape_args, int_list
 
 
 def view(input, *shape):
@@ -183,21 +183,16 @@ def unflatten(input: Tensor, dim: int, sizes: tuple[int, ...] | list[int]) -> Te
     """Split dimension ``dim`` into ``sizes`` (one of them may be -1): the inverse of
     ``flatten``. PyTorch's ``unflatten`` is ``view`` with the new shape, so the result is a
     view (``ViewBackward0``) and a layout no view can read raises view's error."""
-    if not isinstance(sizes, (tuple, list)):
-        raise TypeError(
-            "unflatten(): argument 'sizes' (position 2) must be tuple of ints, not "
-            f"{type_name(sizes)}"
-        )
-    for i, s in enumerate(sizes):
-        if not _is_int(s):
-            raise TypeError(
-                "unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found "
-                f"element of type {type_name(s)} at pos {i}"
-            )
+    return _unflatten(input, dim, sizes, 3)
+
+
+def _unflatten(
+    input: Tensor, dim: int, sizes: tuple[int, ...] | list[int], position: int
+) -> Tensor:
+    sizes = int_list("unflatten", "sizes", sizes, position, single=False)
     axis = wrap_dim(dim, input.ndim)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    sizes = tuple(int(s) for s in sizes)
     try:  # PyTorch's infer_size, its errors reworded by handle_unflatten_exception
         size = input.shape[wrap_dim(axis, input.ndim, scalar_ok=False)]
         inferred = S.infer_shape(sizes, size)
@@ -211,4 +206,12 @@ def unflatten(input: Tensor, dim: int, sizes: tuple[int, ...] | list[int]) -> Te
     return S.View.apply(input, input.shape[:axis] + inferred + input.shape[axis + 1 :])
 
 
-METHODS = {"flatten": flatten, "unflatten": unflatten}  # bound by _tensor_methods.py
+def _unflatten_method(self: Tensor, dim: int, sizes: tuple[int, ...] | list[int]) -> Tensor:
+    """``Tensor.unflatten`` is Python in PyTorch: it refuses empty (or None) sizes itself
+    before the C++ method, whose ``sizes`` is argument 2."""
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    return _unflatten(self, dim, sizes, 2)
+
+
+METHODS = {"flatten": flatten, "unflatten": _unflatten_method}  # bound by _tensor_methods.py

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._functions._args import _is_int
+from .._functions._args import int_list
 from .._typename import type_name
 from ..ops.padding import ConstantPadNd
 from ..tensor import Tensor
@@ -17,20 +17,6 @@ from ..tensor import Tensor
 __all__ = ["pad"]
 
 _MODES = ("constant", "reflect", "replicate", "circular")
-
-
-def _pad_argument(pad: object) -> tuple[int, ...]:
-    if not isinstance(pad, (tuple, list)):
-        raise TypeError(
-            f"pad(): argument 'pad' (position 2) must be tuple of ints, not {type_name(pad)}"
-        )
-    for i, p in enumerate(pad):
-        if not _is_int(p):
-            raise TypeError(
-                "pad(): argument 'pad' (position 2) must be tuple of ints, but found element of "
-                f"type {type_name(p)} at pos {i}"
-            )
-    return tuple(int(p) for p in pad)
 
 
 def pad(
@@ -44,7 +30,7 @@ def pad(
         raise TypeError(
             f"pad(): argument 'input' (position 1) must be Tensor, not {type_name(input)}"
         )
-    pad = _pad_argument(pad)
+    pad = int_list("pad", "pad", pad, 2, single=False)
     if mode not in _MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:

@@ -176,7 +176,11 @@ _NAMED_AS = {
     "ger": "mul",
 }
 _NOT_REFUSED = set("eq ne lt le gt ge argmax argmin softmax log_softmax floor_divide".split())
-_COMPOSITE = {"matmul", "outer", "ger"}
+_COMPOSITE = {  # the composite op's own check, before the op it calls refuses
+    "matmul": lambda a, b, *_, **__: a.ndim >= 1 and b.ndim >= 1,
+    "outer": lambda a, b, *_, **__: a.ndim == 1 and b.ndim == 1,
+    "ger": lambda a, b, *_, **__: a.ndim == 1 and b.ndim == 1,
+}
 
 _RESIZED = (
     "An output with one or more elements was resized since it had shape {old}, which does not "
@@ -205,6 +209,13 @@ def _refuse_grad(name: str, args: tuple, kwargs: dict, out: Tensor) -> None:
         )
 
 
+def _passes(check: Callable, args: tuple, kwargs: dict) -> bool:
+    try:
+        return bool(check(*args, **kwargs))
+    except (AttributeError, TypeError):  # not tensors: the op's own error comes first
+        return False
+
+
 def with_out(fn: Callable, name: str, rule: Callable | str) -> Callable:
     """``fn`` taking ``out=`` as PyTorch's function of that name does."""
 
@@ -214,11 +225,13 @@ def with_out(fn: Callable, name: str, rule: Callable | str) -> Callable:
             return fn(*args, **kwargs)
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-        if name not in _COMPOSITE:
+        check = _COMPOSITE.get(name)
+        refused_first = check is None or _passes(check, args, kwargs)
+        if refused_first:
             _refuse_grad(name, args, kwargs, out)
-        with grad_mode.no_grad():
+        with grad_mode.no_grad():  # (a composite op's own check raises here)
             result = fn(*args, **kwargs, **({"dtype": out.dtype} if rule is _IN_OUT_DTYPE else {}))
-        if name in _COMPOSITE:
+        if not refused_first:
             _refuse_grad(name, args, kwargs, out)
         check = _OVERLOADS[name](args, kwargs) if name in _OVERLOADS else rule
         error = None if check is _IN_OUT_DTYPE else check(name, result._data.dtype, out._data.dtype)

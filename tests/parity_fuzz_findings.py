@@ -1896,4 +1896,16 @@ FUZZ_FINDINGS: dict[str, str] = {
                 except RuntimeError as e:
                     show(str(e))
     """,
+    # seed 0, 19920: a matrix summed along its rows is contiguous (a running sum's last column
+    # was a strided view), so reshaping it is a view (ViewBackward0), not ReshapeAliasBackward0
+    "row_sums_of_a_matrix_are_contiguous": """
+        x = T.ones(2, 8, requires_grad=True)
+        for s in (x.sum(1, keepdim=True), x.sum(1), (x * 2).sum(0, keepdim=True)):
+            show(s.reshape(-1), s.is_contiguous())
+            graph(s.reshape(-1))
+        c = T.tensor([-1.0512, -1.97], requires_grad=True)
+        loss = T.nn.CrossEntropyLoss()(T.ger(c, T.arange(8.0) - 3), T.tensor([4, 2]))
+        (g,) = T.autograd.grad(loss, c, create_graph=True)
+        graph(g)
+    """,
 }

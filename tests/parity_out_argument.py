@@ -72,7 +72,8 @@ OUT_ARGUMENT: dict[str, str] = {
             ("matmul", (T.tensor(1.0, requires_grad=True), m)), ("matmul", (m, m)),
             ("eq", (m, 2)), ("argmax", (m, 0)),
             ("sign", (m,)), ("tril", (m,)), ("cumsum", (m, 5)), ("sum", (m, 5)),
-            ("softmax", (m, 5)), ("mul", (m, T.ones(3))),
+            ("softmax", (m, 5)), ("mul", (m, T.ones(3))), ("matmul", (m > 0, m)),
+            ("matmul", (m[0], T.ones(3))), ("outer", (m[0], T.ones(3, dtype=T.float64))),
         ]
         for name, args in calls:
             out = T.empty(0, dtype=T.int64 if name == "argmax" else T.float32)

@@ -216,7 +216,8 @@ def float_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> np.ndarray:
             total = np.asarray(_flat(a.reshape(-1)))
             return total.reshape(_out_shape(shape, axes, keepdims))
         if ndim == 2 and shape[0] > 1 and shape[1] > 1:  # a matrix by rows or by columns
-            out = _matrix(a, axes[0])
+            # contiguous, as PyTorch allocates it (a running sum's last column is a view)
+            out = np.ascontiguousarray(_matrix(a, axes[0]))
             return out.reshape(_out_shape(shape, axes, True)) if keepdims else out
     if not a.size:
         return np.zeros(_out_shape(shape, axes, keepdims), a.dtype)

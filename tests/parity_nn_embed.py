@@ -37,6 +37,13 @@ NN_EMBED: dict[str, str] = {
         w.grad = None
         F.embedding(i, w, padding_idx=0, scale_grad_by_freq=True).sum().backward()
         show(w.grad)
+        show(F.embedding(i, w, padding_idx=T.tensor(-1)).grad_fn._saved_padding_idx)
+        for idx in (1.5, -1.5, True, "a"):
+            for sparse in (False, True):
+                try:
+                    F.embedding(i, w, padding_idx=idx, sparse=sparse)
+                except (TypeError, NotImplementedError) as e:
+                    show(type(e).__name__, str(e))
     """,
     "embedding_max_norm_renormalises_in_place": """
         F = T.nn.functional

@@ -58,6 +58,7 @@ def embedding(
         _embedding_renorm_(weight, input, max_norm, norm_type)  # records nothing (no_grad)
     _tensor_argument(weight, "weight", 1)
     _tensor_argument(input, "indices", 2)
+    padding_idx = _int_argument(padding_idx, "embedding", "padding_idx", 3)  # torch.embedding's
     if sparse:
         raise NotImplementedError(
             "embedding(sparse=True): minigrad has no sparse tensors, so it cannot give the "
@@ -117,14 +118,14 @@ def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_ty
     weight._vc[0] += 1
 
 
-def _int_argument(value: object, name: str, position: int) -> int:
+def _int_argument(value: object, function: str, name: str, position: int) -> int:
     """PyTorch's ``int`` argument: a Python or numpy integer, or a 0-d integer tensor (not a
     bool, a float or a float tensor)."""
     if isinstance(value, Tensor) and value.ndim == 0 and value._data.dtype.kind in "iu":
         return int(value.item())
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(
-            f"one_hot(): argument '{name}' (position {position}) must be int, not "
+            f"{function}(): argument '{name}' (position {position}) must be int, not "
             f"{type(value).__name__ if isinstance(value, Tensor) else type_name(value)}"
         )
     return int(value)
@@ -140,7 +141,7 @@ def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
         raise TypeError(
             f"one_hot(): argument 'input' (position 1) must be Tensor, not {type_name(input)}"
         )
-    num_classes = _int_argument(num_classes, "num_classes", 2)
+    num_classes = _int_argument(num_classes, "one_hot", "num_classes", 2)
     data = input._data
     if data.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

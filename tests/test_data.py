@@ -113,7 +113,18 @@ PROBES = [
         lib.utils.data.DataLoader(_stream(lib)(7, reported=1), batch_size=3)
     ),
     lambda lib: list(lib.utils.data.DataLoader(_stream(lib)(7, reported=1), batch_size=3)),
+    lambda lib: (lambda c: (type(c).__name__, len(c), list(c)))(_stream(lib)(2) + _stream(lib)(3)),
+    lambda lib: list(lib.utils.data.DataLoader(_stream(lib)(2) + _stream(lib)(3), batch_size=2)),
     # the mistakes
+    lambda lib: list(lib.utils.data.ChainDataset([_stream(lib)(2), range(3)])),
+    lambda lib: len(lib.utils.data.ChainDataset([range(3)])),
+    *[
+        lambda lib, attr=attr: setattr(lib.utils.data.DataLoader(range(4)), attr, 2)
+        for attr in ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset")
+    ],
+    lambda lib: (lambda dl: (setattr(dl, "collate_fn", list), next(iter(dl))))(
+        lib.utils.data.DataLoader(range(4), batch_size=2)
+    ),
     lambda lib: lib.utils.data.ConcatDataset([]),
     lambda lib: lib.utils.data.ConcatDataset([range(2), _stream(lib)(2)]),
     lambda lib: lib.utils.data.ConcatDataset([range(2), range(3)])[-6],

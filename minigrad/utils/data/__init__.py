@@ -3,8 +3,8 @@
 A ``Dataset`` answers ``len(ds)`` and ``ds[i]``; a ``DataLoader`` walks it in (shuffled)
 batches and stacks each batch's samples into tensors. The files follow PyTorch's:
 
-- ``dataset.py``: ``Dataset``, ``IterableDataset``, ``TensorDataset``, ``ConcatDataset``,
-  ``Subset``, ``random_split``;
+- ``dataset.py``: ``Dataset``, ``IterableDataset``, ``ChainDataset``, ``TensorDataset``,
+  ``ConcatDataset``, ``Subset``, ``random_split``;
 - ``sampler.py``: the orders of the indices, ``SequentialSampler``, ``RandomSampler``, and
   ``BatchSampler`` that groups them;
 - ``collate.py``: ``default_collate``, a list of samples into one batch;
@@ -16,6 +16,7 @@ Pure Python and numpy: ``pip install minigrad`` needs nothing else for its data 
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader
 from .dataset import (
+    ChainDataset,
     ConcatDataset,
     Dataset,
     IterableDataset,
@@ -27,6 +28,7 @@ from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = [
     "BatchSampler",
+    "ChainDataset",
     "ConcatDataset",
     "DataLoader",
     "Dataset",

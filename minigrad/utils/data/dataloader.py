@@ -24,6 +24,8 @@ from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["DataLoader"]
 
+_FIXED = {"batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers"}
+
 
 class DataLoader:
     """Batches of ``dataset``: ``batch_size`` samples each (the last one shorter unless
@@ -132,6 +134,16 @@ class DataLoader:
         if collate_fn is None:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
+        self._initialized = True
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        """The batching is built once from these: PyTorch refuses to change them afterwards
+        (``loader.batch_size = 64`` would otherwise change nothing, silently)."""
+        if attr in _FIXED and getattr(self, "_initialized", False):
+            raise ValueError(
+                f"{attr} attribute should not be set after {type(self).__name__} is initialized"
+            )
+        super().__setattr__(attr, value)
 
     @property
     def _auto_collation(self) -> bool:

@@ -1,4 +1,4 @@
-"""``Dataset``, ``TensorDataset``, ``Subset`` and ``random_split``, as ``torch.utils.data``.
+"""``Dataset``, ``TensorDataset``, ``Subset``, ``random_split`` ..., as ``torch.utils.data``.
 
 A dataset is anything with ``__getitem__`` (and usually ``__len__``): a list of pairs will
 do. ``TensorDataset(X, y)`` is the one d2l's linear regression starts with: sample ``i`` is
@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import math
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -19,7 +19,15 @@ import numpy as np
 from ..._random import default_generator
 from ...tensor import Tensor
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "Subset", "random_split"]
+__all__ = [
+    "Dataset",
+    "IterableDataset",
+    "ChainDataset",
+    "TensorDataset",
+    "ConcatDataset",
+    "Subset",
+    "random_split",
+]
 
 
 class Dataset:
@@ -36,7 +44,35 @@ class IterableDataset(Dataset, Iterable):
     """A stream of samples: subclasses define ``__iter__`` (a reader of lines, a generator);
     a ``DataLoader`` takes them in order and batches them, with no sampler and no shuffle.
     ``__iter__`` is abstract (``collections.abc.Iterable``'s), so the class itself cannot be
-    instantiated, as PyTorch's cannot."""
+    instantiated, as PyTorch's cannot. ``stream1 + stream2`` is a ``ChainDataset``."""
+
+    def __add__(self, other: Any) -> ChainDataset:
+        return ChainDataset([self, other])
+
+
+class ChainDataset(IterableDataset):
+    """Streams one after the other; every part must be an ``IterableDataset``, which is
+    checked as the chain reaches it (PyTorch's ``assert``), as its length asks each part's."""
+
+    def __init__(self, datasets: Iterable[Any]) -> None:
+        self.datasets = datasets
+
+    def __iter__(self) -> Iterator[Any]:
+        for d in self.datasets:
+            _check_iterable(d)
+            yield from d
+
+    def __len__(self) -> int:
+        total = 0
+        for d in self.datasets:
+            _check_iterable(d)
+            total += len(d)
+        return total
+
+
+def _check_iterable(d: Any) -> None:
+    if not isinstance(d, IterableDataset):
+        raise AssertionError("ChainDataset only supports IterableDataset")
 
 
 class TensorDataset(Dataset):

@@ -1908,4 +1908,9 @@ FUZZ_FINDINGS: dict[str, str] = {
         (g,) = T.autograd.grad(loss, c, create_graph=True)
         graph(g)
     """,
+    # seed 5, 5000278: max_norm scales an inf row by 0. (nan), without numpy's warning
+    "embedding_max_norm_of_an_inf_row_is_quiet": """
+        w = T.tensor([[float("inf")], [float("nan")], [2.0]])
+        show(T.nn.functional.embedding(T.tensor([[0, 1, 2]]), w, max_norm=0.1), w)
+    """,
 }

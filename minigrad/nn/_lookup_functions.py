@@ -11,6 +11,7 @@ import numpy as np
 
 from .._dtypes import LEGACY_NAMES
 from .._functions.scans import vector_norm
+from .._quiet import loud, quiet
 from .._typename import type_name
 from ..ops import embedding as EMB
 from ..tensor import Tensor, new_tensor
@@ -114,7 +115,11 @@ def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_ty
         norm = float(vector_norm(new_tensor(data[k]), norm_type))  # x.norm(p), row by row
         if norm > max_norm:
             scale = max_norm / (norm + 1e-7)
-            _writeable_row(data, k)[...] *= np.asarray(scale, data.dtype)  # a float Scalar
+            token = quiet()  # an inf row scaled by 0. is nan, and PyTorch says nothing
+            try:
+                _writeable_row(data, k)[...] *= np.asarray(scale, data.dtype)  # a float Scalar
+            finally:
+                loud(token)
     weight._vc[0] += 1
 
 

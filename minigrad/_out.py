@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from ._dtypes import C_NAMES, LEGACY_NAMES
+from ._functions._args import _overloads
+from ._typename import type_name
 from .autograd import grad_mode
 from .tensor import Tensor
 
@@ -216,6 +218,39 @@ def _passes(check: Callable, args: tuple, kwargs: dict) -> bool:
         return False
 
 
+_WITHOUT_DIM = {  # their overloads with no dim take no out=
+    "sum": "(Tensor input, tuple of ints dim, bool keepdim = False, *, minigrad.dtype dtype = "
+    "None, Tensor out = None)",
+    "prod": "(Tensor input, int dim, bool keepdim = False, *, minigrad.dtype dtype = None, "
+    "Tensor out = None)",
+}
+
+
+def _check_dim_given(name: str, args: tuple, kwargs: dict) -> None:
+    """``sum(x, out=o)``: PyTorch's parser finds no overload of ``sum`` or ``prod`` with an
+    ``out`` and no ``dim``, and says so (a TypeError, before anything else)."""
+    if len(args) != 1 or "dim" in kwargs:
+        return
+    if kwargs:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    got = f"{type_name(args[0])}, out=Tensor"
+    raise _overloads(
+        name, got, ("(Tensor input, *, minigrad.dtype dtype = None)", _WITHOUT_DIM[name])
+    )
+
+
+def _in_out_dtype(name: str, kwargs: dict, out: Tensor) -> dict:
+    """``sum``, ``prod``, ``cumsum``, ``cumprod`` compute in ``out``'s dtype, which must be
+    the ``dtype=`` given, if one is."""
+    dtype = kwargs.get("dtype")
+    if dtype is None:
+        return {**kwargs, "dtype": out.dtype}
+    given = getattr(dtype, "numpy", None)  # not a dtype: the op's own error
+    if given is not None and (error := _exact(name, np.dtype(given), out._data.dtype)):
+        raise error
+    return kwargs
+
+
 def with_out(fn: Callable, name: str, rule: Callable | str) -> Callable:
     """``fn`` taking ``out=`` as PyTorch's function of that name does."""
 
@@ -225,12 +260,16 @@ def with_out(fn: Callable, name: str, rule: Callable | str) -> Callable:
             return fn(*args, **kwargs)
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        if name in _WITHOUT_DIM:
+            _check_dim_given(name, args, kwargs)
         check = _COMPOSITE.get(name)
         refused_first = check is None or _passes(check, args, kwargs)
         if refused_first:
             _refuse_grad(name, args, kwargs, out)
+        if rule is _IN_OUT_DTYPE:
+            kwargs = _in_out_dtype(name, kwargs, out)
         with grad_mode.no_grad():  # (a composite op's own check raises here)
-            result = fn(*args, **kwargs, **({"dtype": out.dtype} if rule is _IN_OUT_DTYPE else {}))
+            result = fn(*args, **kwargs)
         if not refused_first:
             _refuse_grad(name, args, kwargs, out)
         check = _OVERLOADS[name](args, kwargs) if name in _OVERLOADS else rule

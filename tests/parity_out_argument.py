@@ -123,4 +123,23 @@ OUT_ARGUMENT: dict[str, str] = {
                         show(name, str(e))
                     show(out.shape)  # the resize warnings are recorded at the end
     """,
+    "out_argument_of_sum_prod_cumsum_with_dtype_or_no_dim": """
+        x = T.tensor([[1.5, -2.0], [3.0, 4.0]])
+        w = T.ones(2, requires_grad=True)
+        calls = [
+            ("sum", (x, 0), {"dtype": T.float64}), ("sum", (x, 0), {"dtype": None}),
+            ("sum", (x,), {"dim": None, "dtype": T.int64}), ("prod", (x, 1), {"dtype": T.float64}),
+            ("cumsum", (x, 0), {"dtype": T.float64}), ("cumprod", (x, 1), {"dtype": T.int64}),
+            ("sum", (x,), {}), ("prod", (x,), {}), ("sum", (x,), {"dtype": T.float64}),
+            ("prod", (x,), {"keepdim": True}), ("sum", (w,), {}), ("sum", (w,), {"dtype": None}),
+            ("sum", (w, 0), {"dtype": T.float64}), ("sum", (x, None), {}),
+        ]
+        for name, args, kwargs in calls:
+            for dtype in (T.float32, T.float64, T.int64):
+                out = T.zeros(3, dtype=dtype)
+                try:
+                    show(name, getattr(T, name)(*args, **kwargs, out=out) is out, out)
+                except (RuntimeError, TypeError) as e:
+                    show(name, type(e).__name__, str(e))
+    """,
 }

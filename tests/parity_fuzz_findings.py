@@ -1913,4 +1913,17 @@ FUZZ_FINDINGS: dict[str, str] = {
         w = T.tensor([[float("inf")], [float("nan")], [2.0]])
         show(T.nn.functional.embedding(T.tensor([[0, 1, 2]]), w, max_norm=0.1), w)
     """,
+    # seed 2, 2001871: copy_'s node casts the gradient to src's dtype itself; the engine sums
+    # it to src's shape afterwards (SumBackward1 on top under create_graph)
+    "copy_casts_before_summing": """
+        d = T.tensor([4.0], dtype=T.float64).expand(1).requires_grad_()
+        t = T.tensor([-3.1362, 1.3]).clone().copy_(d)
+        v = T.ones_like(t).requires_grad_()
+        (g,) = T.autograd.grad(t, d, v, create_graph=True)
+        show(g)
+        graph(g)
+        d2 = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+        T.zeros(3, 2).copy_(d2).backward(T.tensor([[0.1, 0.2], [0.3, 0.4], [1e-8, 3.0]]))
+        show(d2.grad)
+    """,
 }

@@ -70,11 +70,18 @@ class Copy(ArrayFunction):
 
     @staticmethod
     def forward(ctx, a, src):
+        if ctx is not None:  # (None: nothing is recorded)
+            ctx.src_dtype = np.result_type(src)
         return np.broadcast_to(src, a.shape).astype(a.dtype)
 
     @staticmethod
     def backward(ctx, grad):
-        return namespace(grad).zeros_like(grad), grad
+        """PyTorch's CopyBackwards casts the gradient to ``src``'s dtype itself; the engine
+        then sums it down to ``src``'s shape (other ops' nodes sum first, then cast)."""
+        xp = namespace(grad)
+        if xp.dtype(grad) != ctx.src_dtype:
+            return xp.zeros_like(grad), xp.astype(grad, ctx.src_dtype)
+        return xp.zeros_like(grad), grad
 
 
 def fill_(t: Tensor, value) -> Tensor:

@@ -34,65 +34,45 @@ def _can_cast(res: np.dtype, out: np.dtype) -> bool:
     return not (res.kind == "f" and out.kind in "iub") and not (res.kind != "b" and out.kind == "b")
 
 
-def _cast(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    if not _can_cast(res, out):
-        return RuntimeError(
-            f"result type {_L[res]} can't be cast to the desired output type {_L[out]}"
-        )
-    return None
+def _equal(words: str) -> Callable:
+    """A rule that wants ``out`` in the result's dtype exactly, refused in PyTorch's ``words``
+    (``{res}``, ``{out}``: the legacy names, Float; ``{res_c}``, ``{out_c}``: C++'s, float)."""
+
+    def rule(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+        if res == out:
+            return None
+        return RuntimeError(words.format(res=_L[res], out=_L[out], res_c=_C[res], out_c=_C[out]))
+
+    return rule
 
 
-def _same(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    return None if res == out else RuntimeError(f"Found dtype {_L[out]} but expected {_L[res]}")
+def _castable(words: str, error: type[Exception] = RuntimeError) -> Callable:
+    """A rule that wants the result castable into ``out`` (``_can_cast``), in PyTorch's words."""
+
+    def rule(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
+        return None if _can_cast(res, out) else error(words.format(res=_L[res], out=_L[out]))
+
+    return rule
 
 
-def _exact(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    if res == out:
-        return None
-    return RuntimeError(f"Expected out tensor to have dtype {_C[res]}, but got {_C[out]} instead")
-
-
-def _dot(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    if res == out:
-        return None
-    return RuntimeError(f"result dtype {_L[out]} does not match input dtype {_L[res]}")
-
-
-def _where(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    return (
-        None if res == out else RuntimeError(f"Expected out type to be {_L[res]} but got {_L[out]}")
-    )
-
-
-def _reduced(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    if res == out:
-        return None
-    return RuntimeError(
-        f"Expected the dtype for input and out to match, but got {_L[res]} for input's dtype and "
-        f"{_L[out]} for out's dtype."
-    )
-
-
-def _joined(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    if _can_cast(res, out):
-        return None
-    return TypeError(
-        f"minigrad.cat(): input types can't be cast to the desired output type {_L[out]}"
-    )
-
-
-def _cast_after_resize(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    """``_cast``'s rule and words, checked by a reduction after it resized ``out``."""
-    return _cast(name, res, out)
-
-
-def _mean_all(name: str, res: np.dtype, out: np.dtype) -> Exception | None:
-    """``mean`` with no ``dim`` is another overload (``mean.dtype_out``), with its own words."""
-    if _can_cast(res, out):
-        return None
-    return RuntimeError(
-        f"mean.dtype_out(): input types can't be cast to the desired output type {_L[out]}"
-    )
+_CAST_WORDS = "result type {res} can't be cast to the desired output type {out}"
+_cast = _castable(_CAST_WORDS)
+_cast_after_resize = _castable(_CAST_WORDS)  # the same check, made by a reduction after resizing
+_same = _equal("Found dtype {out} but expected {res}")
+_exact = _equal("Expected out tensor to have dtype {res_c}, but got {out_c} instead")
+_dot = _equal("result dtype {out} does not match input dtype {res}")
+_where = _equal("Expected out type to be {res} but got {out}")
+_reduced = _equal(
+    "Expected the dtype for input and out to match, but got {res} for input's dtype and {out} "
+    "for out's dtype."
+)
+_joined = _castable(
+    "minigrad.cat(): input types can't be cast to the desired output type {out}", TypeError
+)
+# mean with no dim is another overload (mean.dtype_out), with its own words
+_mean_all = _castable(
+    "mean.dtype_out(): input types can't be cast to the desired output type {out}"
+)
 
 
 def _floating(name: str, res: np.dtype, out: np.dtype) -> Exception | None:

@@ -35,7 +35,7 @@ from heapq import heapify, heappop, heappush
 import numpy as np
 
 from .._quiet import loud, quiet
-from ..tensor import Tensor, new_tensor
+from ..tensor import Tensor
 from .accumulate_grad import AccumulateGrad
 from .anomaly_mode import check_nan, report_failure
 from .anomaly_mode import state as anomaly
@@ -169,15 +169,8 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                     node._hooks_on_none()
                 if node._raises:  # NotImplemented: PyTorch's raises even with no gradient
                     node._run(grad)
-            if grad is None:
-                if order is None:  # PyTorch runs it (its saved values are checked)
-                    outs = node._run_without_grad(graph)
-                    if graph:
-                        outs = tuple([_constant(g) for g in outs])
-                    if not retain_graph and node._saved is not None:
-                        node._saved = _FREED
-                else:
-                    outs = (None,) * len(node._next)
+            if grad is None:  # PyTorch runs it (its saved values are checked)
+                outs = node._run_without_grad(graph) if order is None else (None,) * len(node._next)
             else:
                 if node._hooked:
                     grad = node._run_hooks(grad)
@@ -192,8 +185,8 @@ def _run(roots, retain_graph, capture, order, graph: bool) -> list:
                         outs = node._run_graph(grad) if graph else node._run(grad)
                 if nan_check and node._owner is None:
                     check_nan(node, _arrays(outs) if graph else outs)
-                if not retain_graph and node._saved is not None:
-                    node._saved = _FREED  # what forward saved is gone: a second pass must fail
+            if not retain_graph and node._saved is not None:
+                node._saved = _FREED  # what forward saved is gone: a second pass must fail
             if watchers and node._owner is None:
                 seen = (_array(grad), _arrays(outs))
                 for w in watchers:
@@ -256,8 +249,3 @@ def _array(g):
 def _arrays(outs: tuple) -> tuple:
     """What observers and the nan check see under ``create_graph``: the arrays."""
     return tuple([_array(g) for g in outs])
-
-
-def _constant(g: np.ndarray | Tensor | None) -> Tensor | None:
-    """A user's backward, run with no gradient, gave an array: a constant of the graph."""
-    return new_tensor(g) if type(g) is np.ndarray else g

@@ -330,4 +330,7 @@ def _run_user_backward(self: BackwardNode, graph: bool = False) -> tuple:
     slots = Gradients(self._n_outputs)
     if graph and self._materialize:
         slots.grads = [meta and new_tensor(np.zeros(*meta)) for meta in self._out_meta]
-    return self._run(slots)
+    grads = self._run(slots)
+    if not graph:
+        return grads
+    return tuple([new_tensor(g) if type(g) is np.ndarray else g for g in grads])  # constants

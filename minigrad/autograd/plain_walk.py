@@ -81,14 +81,12 @@ def _run_plain(root: Node, seed: np.ndarray, retain_graph: bool) -> None:
                 if node._hooked:
                     node._hooks_on_none()
                 outs = node._run_without_grad()  # PyTorch runs it: saved values are checked
-                if not retain_graph and node._saved is not None:
-                    node._saved = _FREED
             else:
                 if node._hooked:
                     grad = node._run_hooks(grad)
                 outs = node._run(grad)
-                if not retain_graph and node._saved is not None:
-                    node._saved = _FREED  # what forward saved is gone: a second pass must fail
+            if not retain_graph and node._saved is not None:
+                node._saved = _FREED  # what forward saved is gone: a second pass must fail
             if notify and node._owner is None:  # arrays already: seen as they are
                 for on_node, nodes in notify:
                     if nodes is None or node in nodes:
